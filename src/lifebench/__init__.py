@@ -1,0 +1,9 @@
+"""lifebench: an evaluation harness for LLM agents on multi-turn life-service tasks.
+
+The public API lives in the area packages (``lifebench.messages``, ``lifebench.tools``,
+``lifebench.models``, ``lifebench.simulation``, ``lifebench.evaluation``, ``lifebench.metrics``,
+``lifebench.runner``) and in one package per suite (``lifebench.vita``). Importing this package
+has no side effects.
+"""
+
+__version__ = "0.1.0"

@@ -1,0 +1,46 @@
+"""Exception types with enough context for a user to act on them."""
+
+from __future__ import annotations
+
+
+class LifebenchError(Exception):
+    """Base class of every error lifebench raises on purpose."""
+
+
+class InputError(LifebenchError):
+    """Bad user input: a task file, a config file, a CLI value. The message names what and where."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        task_id: str | None = None,
+        field: str | None = None,
+    ) -> None:
+        self.file, self.task_id, self.field = file, task_id, field
+        where = []
+        if file:
+            where.append(f"file {file}")
+        if task_id:
+            where.append(f"task {task_id}")
+        if field:
+            where.append(f"field {field}")
+        prefix = (", ".join(where) + ": ") if where else ""
+        super().__init__(prefix + message)
+
+
+class InfrastructureError(LifebenchError):
+    """A failure outside the agent's control (provider down, retries exhausted, judge broken).
+
+    A simulation that ends with one is recorded as an infrastructure error and re-run on resume;
+    it never counts as a task failure.
+    """
+
+
+class ModelError(InfrastructureError):
+    """A model call failed after its bounded retries."""
+
+
+class ConfigChangedError(LifebenchError):
+    """Resuming a run directory whose tasks or configuration differ from the stored ones."""
