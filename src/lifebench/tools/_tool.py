@@ -106,7 +106,7 @@ class Tool:
             fields[pname] = (annotation, default)
             if doc is not None:
                 docs[pname] = doc.description
-        model = create_model(  # type: ignore[call-overload]
+        model = create_model(
             f"{name}_arguments",
             __config__=ConfigDict(extra="forbid", strict=True),
             **fields,

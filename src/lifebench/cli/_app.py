@@ -1,0 +1,22 @@
+"""The top-level typer application."""
+
+from __future__ import annotations
+
+import typer
+
+from lifebench.cli._report import report
+from lifebench.cli._run import run
+from lifebench.cli._tasks import app as tasks_app
+from lifebench.cli._tools import app as tools_app
+
+app = typer.Typer(
+    name="lifebench",
+    help="Evaluate LLM agents on multi-turn life-service tasks (VitaBench, TravelBench, FlowBench).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.command("run")(run)
+app.command("report")(report)
+app.add_typer(tasks_app, name="tasks")
+app.add_typer(tools_app, name="tools")

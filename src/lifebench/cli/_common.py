@@ -1,0 +1,42 @@
+"""Helpers shared by the CLI commands: error reporting and console output."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TypeVar
+
+import typer
+from rich.console import Console
+
+from lifebench.errors import LifebenchError
+
+T = TypeVar("T")
+
+
+def err_console() -> Console:
+    """A console on stderr (created per call: no module-level state)."""
+    return Console(stderr=True)
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """Turn lifebench errors into a one-line message and exit code 2 (no traceback)."""
+    try:
+        yield
+    except LifebenchError as exc:
+        err_console().print(f"[bold red]error:[/] {exc}", highlight=False, markup=True)
+        raise typer.Exit(code=2) from None
+
+
+def guarded(fn: Callable[[], T]) -> T:
+    """Run ``fn`` under :func:`user_errors`."""
+    with user_errors():
+        return fn()
+
+
+def write_json(text: str) -> None:
+    """Write JSON to stdout followed by a newline."""
+    sys.stdout.write(text)
+    sys.stdout.write("\n")

@@ -1,0 +1,42 @@
+"""Metrics over unit records: avg@k, pass@k, pass^k with bootstrap CIs, usage aggregates.
+
+Every function is pure: the same records give the same numbers (bootstraps are seeded).
+"""
+
+from lifebench.metrics._bootstrap import bootstrap_ci, quantile
+from lifebench.metrics._compute import (
+    DEFAULT_BOOTSTRAP_SAMPLES,
+    DEFAULT_BOOTSTRAP_SEED,
+    compute_metrics,
+)
+from lifebench.metrics._passk import SUCCESS_TOLERANCE, is_success, pass_at_k, pass_hat_k
+from lifebench.metrics._records import ResultRecord
+from lifebench.metrics._types import (
+    BootstrapInfo,
+    CostStats,
+    Metrics,
+    RetryStats,
+    RoleTokens,
+    TaskMetrics,
+    TokenStats,
+)
+
+__all__ = [
+    "DEFAULT_BOOTSTRAP_SAMPLES",
+    "DEFAULT_BOOTSTRAP_SEED",
+    "SUCCESS_TOLERANCE",
+    "BootstrapInfo",
+    "CostStats",
+    "Metrics",
+    "ResultRecord",
+    "RetryStats",
+    "RoleTokens",
+    "TaskMetrics",
+    "TokenStats",
+    "bootstrap_ci",
+    "compute_metrics",
+    "is_success",
+    "pass_at_k",
+    "pass_hat_k",
+    "quantile",
+]

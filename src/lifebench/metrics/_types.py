@@ -1,0 +1,115 @@
+"""Pydantic models of computed metrics (JSON-ready: k keys are strings "1", "2", …)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Interval = tuple[float, float]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class RoleTokens(_Frozen):
+    """Mean tokens per simulation of one role."""
+
+    prompt: float | None = Field(None, description="Mean prompt (input) tokens per simulation.")
+    completion: float | None = Field(None, description="Mean completion tokens per simulation.")
+
+
+class TokenStats(_Frozen):
+    """Mean tokens per simulation, by role (judge = sum over evaluation bases)."""
+
+    agent: RoleTokens = Field(default_factory=RoleTokens)
+    user: RoleTokens = Field(default_factory=RoleTokens)
+    judge: RoleTokens = Field(default_factory=RoleTokens)
+
+
+class CostStats(_Frozen):
+    """Cost in US dollars: means per simulation by role, the run total, cost per success."""
+
+    agent: float | None = Field(None, description="Mean agent cost per simulation.")
+    user: float | None = Field(None, description="Mean user-simulator cost per simulation.")
+    judge: float | None = Field(None, description="Mean judge cost per simulation.")
+    total: float | None = Field(None, description="Mean total cost per simulation.")
+    sum: float = Field(0.0, description="Total cost of the completed simulations.")
+    per_success: float | None = Field(
+        None, description="Total cost divided by the number of successful simulations."
+    )
+
+
+class RetryStats(_Frozen):
+    """Retries behind the recorded results."""
+
+    model: int = Field(0, description="Retried model calls (agent, user, judge).")
+    unit_reruns: int = Field(0, description="Units executed again after an infra error.")
+
+
+class BootstrapInfo(_Frozen):
+    """How the confidence intervals were computed."""
+
+    samples: int = Field(description="Bootstrap replicates (tasks resampled with replacement).")
+    seed: int = Field(description="Seed of random.Random used for resampling.")
+    level: float = Field(description="Confidence level of the intervals.")
+
+
+class TaskMetrics(_Frozen):
+    """One row per task."""
+
+    task_id: str
+    n_trials: int = Field(description="Scored trials (done and graded).")
+    n_successes: int = Field(description="Trials with reward within 1e-6 of 1.")
+    n_errors: int = Field(0, description="Trials that ended in an infrastructure error.")
+    n_pending: int = Field(0, description="Trials not yet run.")
+    mean_reward: float | None = Field(None, description="Mean reward of the scored trials.")
+    rewards: list[float] = Field(default_factory=list, description="Rewards in trial order.")
+    pass_hat_k: dict[str, float] = Field(
+        default_factory=dict, description="pass^k of this task for k = 1 … n_trials."
+    )
+
+
+class Metrics(_Frozen):
+    """Aggregate metrics of a set of unit records."""
+
+    n_tasks: int = Field(description="Tasks with at least one scored trial.")
+    n_simulations: int = Field(description="Completed simulations (status done).")
+    n_scored: int = Field(description="Completed simulations with a usable evaluation.")
+    n_errors: int = Field(description="Units that ended in an infrastructure error (excluded).")
+    n_pending: int = Field(0, description="Units registered but not run yet.")
+    n_ungraded: int = Field(0, description="Completed simulations without an evaluation.")
+    n_grading_errors: int = Field(0, description="Evaluations whose grading failed (excluded).")
+    max_k: int = Field(description="Largest k reported: the fewest scored trials of any task.")
+    avg_reward: float | None = Field(None, description="Mean reward over scored simulations.")
+    avg_at_k: dict[str, float] = Field(
+        default_factory=dict,
+        description="Macro mean over tasks of each task's mean reward over all its trials; as in "
+        "the official harness it does not depend on k (k only requires >= k trials per task).",
+    )
+    pass_at_k: dict[str, float] = Field(default_factory=dict, description="Macro mean pass@k.")
+    pass_hat_k: dict[str, float] = Field(default_factory=dict, description="Macro mean pass^k.")
+    ci95: dict[str, dict[str, Interval]] = Field(
+        default_factory=dict,
+        description="Bootstrap intervals: {metric: {k: [low, high]}} for avg_at_k, pass_at_k, "
+        "pass_hat_k.",
+    )
+    bootstrap: BootstrapInfo
+    termination: dict[str, int] = Field(
+        default_factory=dict, description="Termination reasons of completed simulations."
+    )
+    mean_turns: float | None = Field(None, description="Mean user + assistant messages.")
+    mean_tool_calls: float | None = Field(None, description="Mean tool calls per simulation.")
+    tool_error_rate: float | None = Field(
+        None, description="Tool calls that returned an error / all tool calls."
+    )
+    tokens: TokenStats = Field(default_factory=TokenStats)
+    cost: CostStats = Field(default_factory=CostStats)
+    retries: RetryStats = Field(default_factory=RetryStats)
+    reward_by_basis: dict[str, float] = Field(
+        default_factory=dict, description="Mean reward per evaluation basis (scored simulations)."
+    )
+    score_by_basis: dict[str, float] = Field(
+        default_factory=dict, description="Mean fraction of criteria met per basis."
+    )
+    tasks: list[TaskMetrics] = Field(default_factory=list, description="Per-task rows.")
+    warnings: list[str] = Field(default_factory=list, description="Caveats about the numbers.")

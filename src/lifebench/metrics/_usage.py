@@ -1,0 +1,80 @@
+"""Per-simulation activity and spend: turns, tool calls, tokens, cost, retries."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+
+from lifebench.evaluation._types import Evaluation
+from lifebench.messages import Usage
+from lifebench.metrics._types import CostStats, RoleTokens, TokenStats
+from lifebench.simulation._types import Simulation
+
+Graded = tuple[Simulation, Evaluation | None]
+
+
+def mean(values: Sequence[float]) -> float | None:
+    """Exact-sum mean; ``None`` for no values."""
+    return math.fsum(values) / len(values) if values else None
+
+
+def judge_usage(evaluation: Evaluation | None) -> Usage:
+    """Usage of every basis of ``evaluation`` summed (zero when not graded)."""
+    total = Usage.zero()
+    if evaluation is not None:
+        for result in evaluation.by_basis.values():
+            total = total + result.usage
+    return total
+
+
+def termination_counts(simulations: Sequence[Simulation]) -> dict[str, int]:
+    """How many simulations ended for each reason, keyed by reason value (sorted)."""
+    counts = Counter(s.termination.value for s in simulations)
+    return dict(sorted(counts.items()))
+
+
+def tool_error_rate(simulations: Sequence[Simulation]) -> float | None:
+    """Pooled rate: all tool errors / all tool calls; ``None`` without tool calls."""
+    calls = sum(s.tool_calls for s in simulations)
+    return sum(s.tool_errors for s in simulations) / calls if calls else None
+
+
+def _role_tokens(usages: Sequence[Usage]) -> RoleTokens:
+    return RoleTokens(
+        prompt=mean([u.prompt_tokens for u in usages]),
+        completion=mean([u.completion_tokens for u in usages]),
+    )
+
+
+def token_stats(graded: Sequence[Graded]) -> TokenStats:
+    """Mean prompt and completion tokens per simulation for agent, user and judge."""
+    return TokenStats(
+        agent=_role_tokens([s.agent_usage for s, _ in graded]),
+        user=_role_tokens([s.user_usage for s, _ in graded]),
+        judge=_role_tokens([judge_usage(e) for _, e in graded]),
+    )
+
+
+def cost_stats(graded: Sequence[Graded], n_successes: int) -> CostStats:
+    """Mean cost per simulation by role, the total, and the total per successful simulation."""
+    agent = [s.agent_usage.cost for s, _ in graded]
+    user = [s.user_usage.cost for s, _ in graded]
+    judge = [judge_usage(e).cost for _, e in graded]
+    totals = [a + u + j for a, u, j in zip(agent, user, judge, strict=True)]
+    total = math.fsum(totals)
+    return CostStats(
+        agent=mean(agent),
+        user=mean(user),
+        judge=mean(judge),
+        total=mean(totals),
+        sum=total,
+        per_success=total / n_successes if n_successes else None,
+    )
+
+
+def model_retries(graded: Sequence[Graded]) -> int:
+    """Retried model calls behind the given simulations and their evaluations."""
+    return sum(
+        s.agent_usage.retries + s.user_usage.retries + judge_usage(e).retries for s, e in graded
+    )

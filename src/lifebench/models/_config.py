@@ -1,0 +1,194 @@
+"""The models config file and ``MODEL@BASE_URL`` specs."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from lifebench.errors import InputError
+from lifebench.models._price import Price
+from lifebench.models._retry import RetryPolicy
+from lifebench.models._types import GenerateConfig
+
+DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
+
+
+class ModelConfig(BaseModel):
+    """How to reach and call one model."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    model: str = Field(min_length=1, description="The provider's model id, e.g. gpt-4o-mini.")
+    base_url: str = Field(
+        min_length=1, description="The OpenAI-compatible endpoint, e.g. https://api.openai.com/v1."
+    )
+    api_key_env: str | None = Field(
+        DEFAULT_API_KEY_ENV,
+        description="Name of the environment variable holding the API key; null for none.",
+    )
+    price: Price = Field(default_factory=Price, description="Token prices (USD per 1M tokens).")
+    max_concurrency: int = Field(
+        16, ge=1, description="Concurrent requests allowed to this endpoint (shared per base_url)."
+    )
+    timeout_s: float = Field(120.0, gt=0, description="Seconds one HTTP request may take.")
+    temperature: float | None = Field(0.0, description="Sampling temperature; null = provider's.")
+    max_tokens: int | None = Field(None, ge=1, description="Cap on completion tokens.")
+    top_p: float | None = Field(None, description="Nucleus sampling; null = provider's.")
+    reasoning_effort: str | None = Field(
+        None, description="For reasoning models: low, medium or high."
+    )
+    extra_body: dict[str, Any] = Field(
+        default_factory=dict, description="Provider-specific fields added to every request body."
+    )
+    retry: RetryPolicy = Field(
+        default_factory=RetryPolicy, description="How failed calls are retried."
+    )
+    cache: bool = Field(True, description="Use the run's model cache (when one is configured).")
+
+    def generate_config(self) -> GenerateConfig:
+        """The default generation options of this model."""
+        return GenerateConfig(
+            temperature=self.temperature,
+            max_tokens=self.max_tokens,
+            top_p=self.top_p,
+            reasoning_effort=self.reasoning_effort,
+            extra_body=dict(self.extra_body),
+        )
+
+
+class ModelsConfig(BaseModel):
+    """The models config file: named model configurations."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    models: dict[str, ModelConfig] = Field(
+        default_factory=dict, description="Model configurations by name."
+    )
+
+
+class ModelSpec(BaseModel):
+    """A model given on the command line as ``MODEL@BASE_URL``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    model: str = Field(description="The provider's model id.")
+    base_url: str = Field(description="The OpenAI-compatible endpoint.")
+
+
+_SPEC_SPLIT = re.compile(r"@(?=https?://)", re.IGNORECASE)
+
+
+def parse_model_spec(spec: str) -> ModelSpec:
+    """Parse ``MODEL@BASE_URL`` (e.g. ``qwen3-8b@http://localhost:8000/v1``).
+
+    The split is made at the first ``@`` followed by ``http://`` or ``https://``, so model ids
+    may contain ``@`` themselves.
+
+    Args:
+        spec: The text to parse.
+
+    Returns:
+        The model id and base URL.
+
+    Raises:
+        InputError: The spec is not of that form.
+    """
+    text = spec.strip()
+    parts = _SPEC_SPLIT.split(text, maxsplit=1)
+    if len(parts) != 2:
+        raise InputError(
+            f"model spec {text!r} is not of the form MODEL@BASE_URL "
+            "(the base URL must start with http:// or https://)"
+        )
+    model, base_url = parts[0].strip(), parts[1].strip()
+    if not model:
+        raise InputError(f"model spec {text!r} has an empty model id")
+    try:
+        host = urlsplit(base_url).hostname
+    except ValueError:
+        host = None
+    if not host:
+        raise InputError(f"model spec {text!r} has a base URL without a host")
+    return ModelSpec(model=model, base_url=base_url)
+
+
+def _read_data(path: Path) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError("models config file not found", file=str(path)) from None
+    except OSError as exc:
+        raise InputError(
+            f"cannot read models config file: {exc.strerror}", file=str(path)
+        ) from None
+    if path.suffix.lower() == ".json":
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(
+                f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}", file=str(path)
+            ) from None
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise InputError(f"invalid YAML: {exc}", file=str(path)) from None
+
+
+def _location(loc: tuple[int | str, ...]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def models_config_from_data(data: Any, *, source: str) -> ModelsConfig:
+    """Validate already-loaded config data.
+
+    Args:
+        data: The parsed file content.
+        source: Where the data came from (named in errors).
+
+    Returns:
+        The validated config.
+
+    Raises:
+        InputError: The data is invalid; the error names ``source`` and the first bad field.
+    """
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise InputError(
+            f"expected a mapping with a 'models' key, got {type(data).__name__}", file=source
+        )
+    try:
+        return ModelsConfig.model_validate(data)
+    except ValidationError as exc:
+        errors = exc.errors()
+        first = errors[0]
+        more = f" (and {len(errors) - 1} more error(s))" if len(errors) > 1 else ""
+        raise InputError(
+            f"{first['msg']}{more}", file=source, field=_location(tuple(first["loc"])) or None
+        ) from None
+
+
+def load_models_config(path: str | Path) -> ModelsConfig:
+    """Read and validate a models config file (YAML, or JSON when it ends in ``.json``).
+
+    Args:
+        path: The file.
+
+    Returns:
+        The validated config.
+
+    Raises:
+        InputError: The file is missing, unparsable or invalid; the error names the file and
+            the field.
+    """
+    path = Path(path)
+    return models_config_from_data(_read_data(path), source=str(path))

@@ -1,0 +1,158 @@
+"""Conversion between lifebench messages and the OpenAI chat-completions wire format."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from lifebench.messages import (
+    AssistantMessage,
+    Message,
+    SystemMessage,
+    ToolCall,
+    ToolResultMessage,
+    Usage,
+    UserMessage,
+)
+from lifebench.models._price import Price
+from lifebench.models._types import GenerateConfig
+
+
+class MalformedResponseError(Exception):
+    """The endpoint answered 200 with something that is not a chat completion."""
+
+
+def message_to_openai(message: Message) -> dict[str, Any]:
+    """One lifebench message as an OpenAI chat message dict.
+
+    Assistant reasoning is passed back as ``reasoning_content`` (thinking models need it).
+    """
+    if isinstance(message, SystemMessage | UserMessage):
+        return {"role": message.role, "content": message.content}
+    if isinstance(message, ToolResultMessage):
+        return {"role": "tool", "tool_call_id": message.tool_call_id, "content": message.content}
+    out: dict[str, Any] = {"role": "assistant"}
+    if message.tool_calls:
+        out["content"] = message.content or None
+        out["tool_calls"] = [
+            {
+                "id": call.id,
+                "type": "function",
+                "function": {"name": call.name, "arguments": call.arguments},
+            }
+            for call in message.tool_calls
+        ]
+    else:
+        out["content"] = message.content
+    if message.reasoning is not None:
+        out["reasoning_content"] = message.reasoning
+    return out
+
+
+def messages_to_openai(messages: Sequence[Message]) -> list[dict[str, Any]]:
+    """The OpenAI chat message dicts of ``messages``, in order."""
+    return [message_to_openai(m) for m in messages]
+
+
+def request_options(config: GenerateConfig) -> dict[str, Any]:
+    """The sampling fields of a request body; unset (``None``) options are left out."""
+    options: dict[str, Any] = {}
+    for key in ("temperature", "max_tokens", "top_p", "reasoning_effort", "seed"):
+        value = getattr(config, key)
+        if value is not None:
+            options[key] = value
+    return options
+
+
+def _text_of(content: Any) -> str:
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):  # content parts
+        return "".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
+    raise MalformedResponseError(f"message content has type {type(content).__name__}")
+
+
+def _tool_call_of(index: int, data: Any) -> ToolCall:
+    if not isinstance(data, dict):
+        raise MalformedResponseError(f"tool call #{index} is not an object")
+    function = data.get("function")
+    if not isinstance(function, dict):
+        raise MalformedResponseError(f"tool call #{index} has no function object")
+    arguments = function.get("arguments")
+    if arguments is None:
+        arguments = "{}"
+    elif not isinstance(arguments, str):  # some servers send an object
+        arguments = json.dumps(arguments, ensure_ascii=False)
+    call_id = data.get("id")
+    return ToolCall(
+        id=str(call_id) if call_id else f"call_{index}",
+        name=str(function.get("name") or ""),
+        arguments=arguments,
+    )
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def parse_completion(body: str, price: Price, retries: int) -> AssistantMessage:
+    """The assistant message of a chat-completion response body.
+
+    Args:
+        body: The raw response text.
+        price: Prices used to compute the call's cost.
+        retries: Retried attempts before this answer (recorded in the usage).
+
+    Returns:
+        The message, with usage filled in.
+
+    Raises:
+        MalformedResponseError: ``body`` is not JSON or has no usable first choice.
+    """
+    try:
+        data = json.loads(body)
+    except ValueError:
+        raise MalformedResponseError(f"response is not JSON (starts with {body[:40]!r})") from None
+    if not isinstance(data, dict):
+        raise MalformedResponseError("response is not a JSON object")
+    choices = data.get("choices")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        raise MalformedResponseError("response has no choices")
+    message = choices[0].get("message")
+    if not isinstance(message, dict):
+        raise MalformedResponseError("first choice has no message")
+    raw_calls = message.get("tool_calls") or []
+    if not isinstance(raw_calls, list):
+        raise MalformedResponseError("tool_calls is not a list")
+    reasoning = message.get("reasoning_content")
+    if not isinstance(reasoning, str):
+        reasoning = message.get("reasoning")
+    usage = data.get("usage")
+    if not isinstance(usage, dict):
+        usage = {}
+    prompt_tokens = _int(usage.get("prompt_tokens"))
+    completion_tokens = _int(usage.get("completion_tokens"))
+    raw = {
+        key: value
+        for key, value in (
+            ("finish_reason", choices[0].get("finish_reason")),
+            ("model", data.get("model")),
+            ("system_fingerprint", data.get("system_fingerprint")),
+        )
+        if isinstance(value, str)
+    }
+    return AssistantMessage(
+        content=_text_of(message.get("content")),
+        tool_calls=[_tool_call_of(i, call) for i, call in enumerate(raw_calls)],
+        reasoning=reasoning if isinstance(reasoning, str) else None,
+        usage=Usage(
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
+            cost=price.cost(prompt_tokens, completion_tokens),
+            retries=retries,
+        ),
+        raw=raw or None,
+    )

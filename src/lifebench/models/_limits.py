@@ -1,0 +1,84 @@
+"""Per-endpoint concurrency limits shared by every model that calls the same server."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from types import TracebackType
+from typing import Protocol
+
+_log = logging.getLogger(__name__)
+
+
+class Limiter(Protocol):
+    """An async context manager that bounds how many requests run at once (a semaphore)."""
+
+    async def __aenter__(self) -> object:
+        """Wait for a free slot."""
+        ...
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> bool | None:
+        """Release the slot."""
+        ...
+
+
+def endpoint_key(base_url: str) -> str:
+    """The identity of an endpoint: its base URL without trailing slashes, lower-cased."""
+    return base_url.strip().rstrip("/").lower()
+
+
+class EndpointLimits:
+    """Registry of one semaphore per endpoint; create one per run and share it.
+
+    The first registration of an endpoint fixes its limit; later registrations with a
+    different limit reuse the existing semaphore (and log that they did).
+
+    Args:
+        default_limit: Limit used when :meth:`limiter` is called without one.
+    """
+
+    def __init__(self, default_limit: int = 16) -> None:
+        if default_limit < 1:
+            raise ValueError("default_limit must be at least 1")
+        self._default = default_limit
+        self._limiters: dict[str, tuple[int, asyncio.Semaphore]] = {}
+
+    def limiter(self, base_url: str, limit: int | None = None) -> asyncio.Semaphore:
+        """The semaphore of ``base_url``, created with ``limit`` slots on first use.
+
+        Args:
+            base_url: The endpoint (trailing slashes and case are ignored).
+            limit: Concurrent requests allowed; the registry's default when ``None``.
+
+        Returns:
+            The semaphore shared by every caller of this endpoint.
+        """
+        wanted = self._default if limit is None else limit
+        if wanted < 1:
+            raise ValueError("limit must be at least 1")
+        key = endpoint_key(base_url)
+        existing = self._limiters.get(key)
+        if existing is not None:
+            if existing[0] != wanted:
+                _log.info(
+                    "endpoint already limited to %d concurrent requests; ignoring limit %d",
+                    existing[0],
+                    wanted,
+                )
+            return existing[1]
+        semaphore = asyncio.Semaphore(wanted)
+        self._limiters[key] = (wanted, semaphore)
+        return semaphore
+
+    def limit_of(self, base_url: str) -> int | None:
+        """The limit registered for ``base_url``, or ``None`` if it has none yet."""
+        existing = self._limiters.get(endpoint_key(base_url))
+        return existing[0] if existing else None
+
+    def __len__(self) -> int:
+        return len(self._limiters)

@@ -1,0 +1,147 @@
+"""Terminal rendering of a :class:`Report` with rich tables."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+
+from lifebench.metrics._types import Interval
+from lifebench.reporting._report import Report
+
+
+def _pct(value: float | None) -> str:
+    return "—" if value is None else f"{100 * value:.1f}%"
+
+
+def _with_ci(value: float | None, ci: Interval | None) -> str:
+    if value is None:
+        return "—"
+    if ci is None:
+        return _pct(value)
+    return f"{_pct(value)} [{100 * ci[0]:.1f}–{100 * ci[1]:.1f}]"
+
+
+def _num(value: float | None, digits: int = 1) -> str:
+    return "—" if value is None else f"{value:,.{digits}f}"
+
+
+def _money(value: float | None) -> str:
+    return "—" if value is None else f"${value:,.4f}"
+
+
+def summary_table(report: Report) -> Table:
+    """Counts, mean reward and retries."""
+    table = Table(title="Run summary", show_header=False)
+    table.add_column("what")
+    table.add_column("value", justify="right")
+    rows = [
+        ("tasks", str(report.n_tasks)),
+        ("simulations (scored)", f"{report.n_simulations} ({report.n_scored})"),
+        ("infrastructure errors (excluded)", str(report.n_errors)),
+        ("pending", str(report.n_pending)),
+        ("ungraded / grading errors", f"{report.n_ungraded} / {report.n_grading_errors}"),
+        ("mean reward", _pct(report.avg_reward)),
+        ("retries: model calls / units", f"{report.retries.model} / {report.retries.unit_reruns}"),
+    ]
+    for name, value in rows:
+        table.add_row(name, value)
+    return table
+
+
+def k_table(report: Report) -> Table:
+    """avg@k, pass@k and pass^k for each k, with confidence intervals."""
+    level = f"{100 * report.bootstrap.level:.0f}%"
+    table = Table(title=f"Metrics by k (macro over tasks, {level} bootstrap CI)")
+    table.add_column("k", justify="right")
+    for name in ("avg@k", "pass@k", "pass^k"):
+        table.add_column(name, justify="right")
+    for k in sorted(report.pass_hat_k, key=int):
+        table.add_row(
+            k,
+            _with_ci(report.avg_at_k.get(k), report.ci95.get("avg_at_k", {}).get(k)),
+            _with_ci(report.pass_at_k.get(k), report.ci95.get("pass_at_k", {}).get(k)),
+            _with_ci(report.pass_hat_k.get(k), report.ci95.get("pass_hat_k", {}).get(k)),
+        )
+    return table
+
+
+def basis_table(report: Report) -> Table:
+    """Mean reward and criterion score of each evaluation basis."""
+    table = Table(title="Reward by basis")
+    table.add_column("basis")
+    table.add_column("mean reward", justify="right")
+    table.add_column("mean score", justify="right")
+    for name, reward in report.reward_by_basis.items():
+        table.add_row(name, _pct(reward), _pct(report.score_by_basis.get(name)))
+    return table
+
+
+def termination_table(report: Report) -> Table:
+    """How the completed simulations ended."""
+    table = Table(title="Termination")
+    table.add_column("reason")
+    table.add_column("count", justify="right")
+    table.add_column("share", justify="right")
+    total = sum(report.termination.values())
+    for reason, count in report.termination.items():
+        table.add_row(reason, str(count), _pct(count / total if total else None))
+    return table
+
+
+def usage_table(report: Report) -> Table:
+    """Mean tokens and cost per simulation by role, plus activity means."""
+    table = Table(title="Usage per simulation (means)")
+    table.add_column("role")
+    table.add_column("prompt tokens", justify="right")
+    table.add_column("completion tokens", justify="right")
+    table.add_column("cost", justify="right")
+    tokens, cost = report.tokens, report.cost
+    for role, usage, spend in (
+        ("agent", tokens.agent, cost.agent),
+        ("user", tokens.user, cost.user),
+        ("judge", tokens.judge, cost.judge),
+    ):
+        table.add_row(role, _num(usage.prompt, 0), _num(usage.completion, 0), _money(spend))
+    table.add_section()
+    table.add_row("total", "", "", _money(cost.total))
+    table.add_row("run total / per success", "", _money(cost.sum), _money(cost.per_success))
+    table.add_row("turns / tool calls", _num(report.mean_turns), _num(report.mean_tool_calls), "")
+    table.add_row("tool error rate", _pct(report.tool_error_rate), "", "")
+    return table
+
+
+def task_table(report: Report) -> Table:
+    """One row per task."""
+    table = Table(title="Tasks")
+    table.add_column("task")
+    table.add_column("trials", justify="right")
+    table.add_column("successes", justify="right")
+    table.add_column("mean reward", justify="right")
+    table.add_column("errors", justify="right")
+    table.add_column("pending", justify="right")
+    for row in report.tasks:
+        table.add_row(
+            row.task_id,
+            str(row.n_trials),
+            str(row.n_successes),
+            _pct(row.mean_reward),
+            str(row.n_errors),
+            str(row.n_pending),
+        )
+    return table
+
+
+def render_report(
+    report: Report, console: Console | None = None, *, show_tasks: bool = False
+) -> None:
+    """Print the report's tables (and warnings) to ``console`` (stdout by default)."""
+    out = console or Console()
+    tables = [summary_table(report), k_table(report), basis_table(report)]
+    tables += [termination_table(report), usage_table(report)]
+    if show_tasks:
+        tables.append(task_table(report))
+    for table in tables:
+        if table.row_count:
+            out.print(table)
+    for warning in report.warnings:
+        out.print(f"[yellow]warning:[/] {warning}", highlight=False)

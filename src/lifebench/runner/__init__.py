@@ -1,0 +1,38 @@
+"""Running a benchmark: work units, the asyncio scheduler, the SQLite run store and progress.
+
+A run directory holds ``run.sqlite`` (see :class:`RunStore`). :func:`run_units` executes the
+units the store has not completed, commits each outcome as it arrives and can be interrupted
+and resumed at any point.
+"""
+
+from lifebench.runner._progress import Progress, ProgressCounts, RetryObserver
+from lifebench.runner._records import AttemptRecord, EventKind, RunMeta, UnitRecord, UnitStatus
+from lifebench.runner._scheduler import (
+    Execute,
+    RunSummary,
+    exception_summary,
+    infra_outcome,
+    run_units,
+)
+from lifebench.runner._store import STORE_FILENAME, RunStore
+from lifebench.runner._units import UnitOutcome, WorkUnit
+
+__all__ = [
+    "STORE_FILENAME",
+    "AttemptRecord",
+    "EventKind",
+    "Execute",
+    "Progress",
+    "ProgressCounts",
+    "RetryObserver",
+    "RunMeta",
+    "RunStore",
+    "RunSummary",
+    "UnitOutcome",
+    "UnitRecord",
+    "UnitStatus",
+    "WorkUnit",
+    "exception_summary",
+    "infra_outcome",
+    "run_units",
+]

@@ -1,0 +1,27 @@
+"""Simulation: agent and user protocols, built-in agents/users, and the episode loop."""
+
+from lifebench.simulation._llm_agent import LLMAgent, NoopAgent
+from lifebench.simulation._loop import Episode, Limits, run_episode
+from lifebench.simulation._protocols import Agent, UserSimulator
+from lifebench.simulation._stop import AGENT_STOP, USER_STOP_TOKENS, agent_stopped, user_stopped
+from lifebench.simulation._types import Simulation, TerminationReason
+from lifebench.simulation._users import LLMUser, ScriptedUser, flip_roles
+
+__all__ = [
+    "AGENT_STOP",
+    "USER_STOP_TOKENS",
+    "Agent",
+    "Episode",
+    "LLMAgent",
+    "LLMUser",
+    "Limits",
+    "NoopAgent",
+    "ScriptedUser",
+    "Simulation",
+    "TerminationReason",
+    "UserSimulator",
+    "agent_stopped",
+    "flip_roles",
+    "run_episode",
+    "user_stopped",
+]

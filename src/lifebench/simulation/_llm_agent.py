@@ -1,0 +1,47 @@
+"""A function-calling agent backed by any :class:`~lifebench.models.ChatModel`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from lifebench.messages import AssistantMessage, Message, SystemMessage
+from lifebench.models import ChatModel, GenerateConfig
+
+
+class LLMAgent:
+    """System prompt + the trajectory, with the environment's tools as OpenAI functions."""
+
+    def __init__(
+        self,
+        model: ChatModel,
+        system_prompt: str,
+        tools: Sequence[dict[str, Any]],
+        config: GenerateConfig | None = None,
+    ) -> None:
+        self._model = model
+        self._system = SystemMessage(content=system_prompt)
+        self._tools = list(tools)
+        self._config = config
+
+    @property
+    def system_prompt(self) -> str:
+        """The system prompt this agent runs with."""
+        return self._system.content
+
+    async def respond(self, trajectory: Sequence[Message]) -> AssistantMessage:
+        """Ask the model for the next message."""
+        return await self._model.generate(
+            [self._system, *trajectory], tools=self._tools or None, config=self._config
+        )
+
+
+class NoopAgent:
+    """Answers politely and never calls a tool (the lower bound of every task)."""
+
+    def __init__(self, reply: str = "I'm sorry, I can't help with that. ###STOP###") -> None:
+        self._reply = reply
+
+    async def respond(self, trajectory: Sequence[Message]) -> AssistantMessage:
+        """Always the same polite refusal, ending the conversation."""
+        return AssistantMessage(content=self._reply)

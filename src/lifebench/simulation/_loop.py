@@ -1,0 +1,164 @@
+"""The agent ↔ user ↔ environment loop for one episode."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from lifebench.environment import Environment
+from lifebench.errors import InfrastructureError
+from lifebench.messages import AssistantMessage, Message, Usage
+from lifebench.simulation._protocols import Agent, UserSimulator
+from lifebench.simulation._stop import agent_stopped, user_stopped
+from lifebench.simulation._types import Simulation, TerminationReason
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-episode limits.
+
+    Attributes:
+        max_steps: Steps before the episode ends with ``max_steps`` (a user message, an agent
+            message and a batch of tool results are one step each).
+        max_errors: Tool errors (cumulative) before the episode ends with ``too_many_errors``.
+        max_empty_replies: Attempts at getting a non-empty agent reply before
+            ``invalid_agent_message``.
+    """
+
+    max_steps: int = 300
+    max_errors: int = 10
+    max_empty_replies: int = 3
+
+
+@dataclass(frozen=True)
+class Episode:
+    """Everything one simulation needs, built fresh for each (task, trial)."""
+
+    task_id: str
+    trial: int
+    seed: int
+    environment: Environment
+    agent: Agent
+    user: UserSimulator
+    limits: Limits = Limits()
+    greeting: str | None = "Hello, how can I help you?"
+    solo: bool = False
+
+
+class _Run:
+    """Mutable bookkeeping of one running episode (private to :func:`run_episode`)."""
+
+    def __init__(self, episode: Episode) -> None:
+        self.ep = episode
+        self.messages: list[Message] = []
+        self.steps = 0
+        self.tool_calls = 0
+        self.tool_errors = 0
+        self.extra_agent_usage = Usage.zero()
+        self.info: dict[str, object] = {}
+
+    def add(self, message: Message) -> None:
+        self.messages.append(message.model_copy(update={"turn": len(self.messages)}))
+
+    async def user_turn(self) -> TerminationReason | None:
+        reply = await self.ep.user.respond(list(self.messages))
+        self.add(reply)
+        self.steps += 1
+        if user_stopped(reply.content):
+            return TerminationReason.USER_STOP
+        return None
+
+    async def agent_reply(self) -> AssistantMessage | None:
+        for _ in range(self.ep.limits.max_empty_replies):
+            reply = await self.ep.agent.respond(list(self.messages))
+            if reply.content.strip() or reply.tool_calls:
+                return reply
+            if reply.usage is not None:
+                self.extra_agent_usage = self.extra_agent_usage + reply.usage
+        return None
+
+    async def agent_turns(self) -> TerminationReason | None:
+        """Let the agent act until it addresses the user; return a termination or None."""
+        while True:
+            if self.steps >= self.ep.limits.max_steps:
+                return TerminationReason.MAX_STEPS
+            reply = await self.agent_reply()
+            if reply is None:
+                return TerminationReason.INVALID_AGENT_MESSAGE
+            self.add(reply)
+            self.steps += 1
+            if reply.tool_calls:
+                for call in reply.tool_calls:
+                    result = await self.ep.environment.tools.execute(call, turn=len(self.messages))
+                    self.add(result)
+                    self.tool_calls += 1
+                    self.tool_errors += int(result.error)
+                self.steps += 1
+                if agent_stopped(reply.content):
+                    return TerminationReason.AGENT_STOP
+                if self.tool_errors >= self.ep.limits.max_errors:
+                    return TerminationReason.TOO_MANY_ERRORS
+                continue
+            if agent_stopped(reply.content):
+                return TerminationReason.AGENT_STOP
+            if self.ep.solo:
+                self.info["solo_ended_without_stop_token"] = True
+                return TerminationReason.AGENT_STOP
+            return None
+
+    async def run(self) -> TerminationReason:
+        if self.ep.greeting is not None:
+            self.add(AssistantMessage(content=self.ep.greeting))
+        while True:
+            if self.steps >= self.ep.limits.max_steps:
+                return TerminationReason.MAX_STEPS
+            ended = await self.user_turn()
+            if ended is not None:
+                return ended
+            ended = await self.agent_turns()
+            if ended is not None:
+                return ended
+
+
+async def run_episode(episode: Episode) -> Simulation:
+    """Run one episode to its end and return the recorded simulation.
+
+    Tool calls in a message that also says ``###STOP###`` are executed before the episode ends.
+    Bad tool arguments come back to the agent as tool errors and are counted. A model failure
+    that survives its retries ends the episode with ``infrastructure_error`` (recorded, re-run on
+    resume); any other exception is a bug and propagates.
+    """
+    run = _Run(episode)
+    started = time.perf_counter()
+    error: str | None = None
+    try:
+        reason = await run.run()
+    except InfrastructureError as exc:
+        reason = TerminationReason.INFRASTRUCTURE_ERROR
+        error = f"{type(exc).__name__}: {exc}"
+    agent_usage = run.extra_agent_usage
+    user_usage = Usage.zero()
+    for m in run.messages:
+        usage = getattr(m, "usage", None)
+        if usage is None:
+            continue
+        if m.role == "assistant":
+            agent_usage = agent_usage + usage
+        elif m.role == "user":
+            user_usage = user_usage + usage
+    return Simulation(
+        task_id=episode.task_id,
+        trial=episode.trial,
+        seed=episode.seed,
+        messages=run.messages,
+        termination=reason,
+        error=error,
+        steps=run.steps,
+        tool_calls=run.tool_calls,
+        tool_errors=run.tool_errors,
+        agent_usage=agent_usage,
+        user_usage=user_usage,
+        duration_s=round(time.perf_counter() - started, 6),
+        final_state=episode.environment.snapshot(),
+        info=dict(run.info),
+    )

@@ -1,0 +1,23 @@
+"""Test helpers: a loopback mock OpenAI-compatible server (requires ``aiohttp``)."""
+
+from lifebench.testing.mock_openai import (
+    RANDOM_FAULTS,
+    MockOpenAIServer,
+    MockServerThread,
+    ReceivedRequest,
+    Responder,
+    completion_response,
+    echo_responder,
+    tool_call,
+)
+
+__all__ = [
+    "RANDOM_FAULTS",
+    "MockOpenAIServer",
+    "MockServerThread",
+    "ReceivedRequest",
+    "Responder",
+    "completion_response",
+    "echo_responder",
+    "tool_call",
+]

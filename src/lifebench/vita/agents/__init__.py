@@ -1,0 +1,1 @@
+"""VitaBench-specific agents (the oracle)."""

@@ -1,0 +1,221 @@
+"""The oracle agent: derives tool calls from ``expected_states`` and runs them as an agent would.
+
+It knows the answer but has no privileged access: every action is an ordinary tool call that
+goes through argument validation and the environment, one call per message, and ids it needs
+(the order id of an order it just created) are read from the tool results it received.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from math import asin, cos, radians, sin, sqrt
+from typing import Any
+
+from lifebench.messages import AssistantMessage, Message, ToolCall
+from lifebench.simulation import AGENT_STOP
+from lifebench.vita.grading.expected import RequiredOrder, required_orders, status_class
+from lifebench.vita.task import VitaTask
+from lifebench.vita.timefmt import format_time, parse_time
+
+
+
+@dataclass(frozen=True)
+class PlannedCall:
+    """One step of the oracle's plan.
+
+    With ``use_last_order_id`` the ``order_id`` argument is the id of the order the previous
+    successful tool result described (the order just created).
+    """
+
+    name: str
+    args: Mapping[str, Any]
+    use_last_order_id: bool = False
+
+    def arguments(self, last_order_id: str | None) -> dict[str, Any]:
+        """The call's arguments, completed with the latest order id when needed."""
+        out = dict(self.args)
+        if self.use_last_order_id:
+            out["order_id"] = last_order_id or ""
+        return out
+
+
+def _find_order_id(text: str) -> str | None:
+    try:
+        value: Any = json.loads(text)
+    except json.JSONDecodeError:
+        return None
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Mapping):
+            if isinstance(item.get("order_id"), str):
+                return str(item["order_id"])
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None
+
+
+def _metres(lon1: float, lat1: float, lon2: float, lat2: float) -> float:
+    p1, p2, dl, dp = radians(lat1), radians(lat2), radians(lon2 - lon1), radians(lat2 - lat1)
+    h = sin(dp / 2) ** 2 + cos(p1) * cos(p2) * sin(dl / 2) ** 2
+    return 2 * 6_371_000 * asin(sqrt(h))
+
+
+class _DeliveryPlanner:
+    """Plans delivery-domain calls for one task.
+
+    With ``distractor=True`` every new order swaps its first product for another product of the
+    same store that the task does not ask for: a near miss that state grading must reject.
+    """
+
+    def __init__(self, task: VitaTask, *, distractor: bool = False) -> None:
+        self.task = task
+        self.distractor = distractor
+        env = task.environment
+        self.user_id = str(env.get("user_id", ""))
+        self.now = parse_time(env.get("time")) or datetime(2000, 1, 1)
+        self.stores: Mapping[str, Any] = env.get("stores") or {}
+        self.locations: list[Mapping[str, Any]] = list(env.get("location") or [])
+
+    def _address(self, req: RequiredOrder) -> tuple[str, Mapping[str, Any] | None]:
+        loc = req.record.get("location")
+        if isinstance(loc, Mapping) and loc.get("address"):
+            return str(loc["address"]), loc
+        if self.locations:
+            return str(self.locations[0].get("address", "")), self.locations[0]
+        return "", None
+
+    def _dispatch(self, req: RequiredOrder, loc: Mapping[str, Any] | None) -> str:
+        """Dispatch time that delivers at the expected delivery time (else the expected dispatch)."""
+        r = req.record
+        when = self.now
+        delivery = parse_time(r.get("delivery_time"))
+        dispatch = parse_time(r.get("dispatch_time"))
+        if delivery is not None:
+            store = self.stores.get(str(r.get("store_id"))) or {}
+            sl = store.get("location") or {}
+            minutes = 25.0
+            if loc is not None and sl:
+                d = _metres(
+                    float(sl["longitude"]),
+                    float(sl["latitude"]),
+                    float(loc["longitude"]),
+                    float(loc["latitude"]),
+                )
+                minutes = round(25 + int(d) * 0.00651)
+            when = delivery - timedelta(minutes=minutes)
+        elif dispatch is not None:
+            when = dispatch
+        return format_time(max(when, self.now))
+
+    def _offered(self, store_id: str, product_id: str) -> list[str]:
+        for p in (self.stores.get(store_id) or {}).get("products") or []:
+            if p.get("product_id") == product_id:
+                attrs = p.get("attributes") or []
+                return [str(a) for a in attrs] if isinstance(attrs, list) else [str(attrs)]
+        return []
+
+    def _swap_first(
+        self, store_id: str, lines: list[tuple[str, int, str]]
+    ) -> list[tuple[str, int, str]]:
+        wanted = {pid for pid, _, _ in lines}
+        for p in (self.stores.get(store_id) or {}).get("products") or []:
+            pid = str(p.get("product_id"))
+            if pid not in wanted:
+                return [(pid, lines[0][1], ""), *lines[1:]]
+        return lines
+
+    def plan(self) -> list[PlannedCall]:
+        calls: list[PlannedCall] = []
+        initial: Mapping[str, Any] = self.task.environment.get("orders") or {}
+        reqs = required_orders(self.task, frozenset({"delivery"}))
+        for req in (r for r in reqs if r.existing):
+            calls.extend(self._existing(req, initial[req.order_id]))
+        for req in (r for r in reqs if not r.existing):
+            calls.extend(self._new(req))
+        return calls
+
+    def _existing(self, req: RequiredOrder, before: Mapping[str, Any]) -> list[PlannedCall]:
+        oid = req.order_id
+        out: list[PlannedCall] = []
+        note = str(req.record.get("note") or "")
+        if note != str(before.get("note") or ""):
+            out.append(
+                PlannedCall("modify_delivery_order", {"order_id": oid, "note": note})
+            )
+        want, have = status_class(req.status), status_class(before.get("status"))
+        if want == "cancelled" and have != "cancelled":
+            out.append(PlannedCall("cancel_delivery_order", {"order_id": oid}))
+        elif want == "paid" and have == "unpaid":
+            out.append(PlannedCall("pay_delivery_order", {"order_id": oid}))
+        return out
+
+    def _new(self, req: RequiredOrder) -> list[PlannedCall]:
+        lines = req.product_lines()
+        if not lines:
+            return []
+        store_id = str(req.record.get("store_id"))
+        if self.distractor:
+            lines = self._swap_first(store_id, lines)
+        address, loc = self._address(req)
+        args: dict[str, Any] = {
+            "user_id": self.user_id,
+            "store_id": store_id,
+            "product_ids": [pid for pid, _, _ in lines],
+            "product_cnts": [qty for _, qty, _ in lines],
+            "address": address,
+            "dispatch_time": self._dispatch(req, loc),
+            "attributes": [a if a in self._offered(store_id, pid) else "" for pid, _, a in lines],
+        }
+        if req.record.get("note"):
+            args["note"] = str(req.record["note"])
+        out = [PlannedCall("create_delivery_order", args)]
+        cls = status_class(req.status)
+        if cls == "paid":
+            out.append(PlannedCall("pay_delivery_order", {}, use_last_order_id=True))
+        elif cls == "cancelled":
+            out.append(PlannedCall("cancel_delivery_order", {}, use_last_order_id=True))
+        return out
+
+
+class OracleAgent:
+    """Replays the calls that reach the task's expected state, then closes the conversation.
+
+    ``distractor=True`` makes the near-miss variant used to prove that grading discriminates.
+    """
+
+    def __init__(self, task: VitaTask, *, language: str = "en", distractor: bool = False) -> None:
+        self._plan = _DeliveryPlanner(task, distractor=distractor).plan()
+        self._next = 0
+        self._done_text = (
+            "全部办好了。请问还有其他需要吗？"
+            if language == "zh"
+            else "Everything is done. Is there anything else I can help you with?"
+        )
+        self._said_done = False
+
+    async def respond(self, trajectory: Sequence[Message]) -> AssistantMessage:
+        """The next planned tool call, then a closing question, then ###STOP###."""
+        last_order_id = None
+        for m in reversed(trajectory):
+            if m.role == "tool" and not m.error:
+                last_order_id = _find_order_id(m.content)
+                if last_order_id:
+                    break
+        if self._next < len(self._plan):
+            step = self._plan[self._next]
+            self._next += 1
+            call = ToolCall(
+                id=f"oracle-{self._next}",
+                name=step.name,
+                arguments=json.dumps(step.arguments(last_order_id), ensure_ascii=False),
+            )
+            return AssistantMessage(tool_calls=[call])
+        if not self._said_done:
+            self._said_done = True
+            return AssistantMessage(content=self._done_text)
+        return AssistantMessage(content=AGENT_STOP)

@@ -1,0 +1,137 @@
+"""The VitaBench suite: plugs the delivery domain, prompts, oracle and evaluators into the core."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from lifebench._util.text import Language
+from lifebench.errors import InputError
+from lifebench.evaluation import Evaluator
+from lifebench.models import GenerateConfig
+from lifebench.simulation import (
+    Agent,
+    Episode,
+    Limits,
+    LLMAgent,
+    LLMUser,
+    NoopAgent,
+    ScriptedUser,
+    UserSimulator,
+)
+from lifebench.suites import RunOptions
+from lifebench.suites._registry import ModelResolver
+from lifebench.tools import ToolSet
+from lifebench.vita import prompts
+from lifebench.vita.agents.oracle import OracleAgent
+from lifebench.vita.domains.delivery import DeliveryEnvironment
+from lifebench.vita.grading.state import OrderStateEvaluator
+from lifebench.vita.loader import load_bundled_tasks, load_tasks
+from lifebench.vita.task import VitaTask
+
+_DOMAINS = ("delivery",)
+
+
+def _empty_task(domain: str) -> VitaTask:
+    return VitaTask(
+        id="(none)", domain=domain, environment={"time": "2025-01-01 12:00:00", "user_id": ""}
+    )
+
+
+class VitaSuite:
+    """VitaBench: delivery today; in-store, OTA and cross-scenario plug in the same way."""
+
+    name = "vita"
+
+    def domains(self) -> Sequence[str]:
+        """Domains implemented so far."""
+        return _DOMAINS
+
+    def _check_domain(self, domain: str) -> None:
+        if domain not in _DOMAINS:
+            raise InputError(
+                f"unknown vita domain '{domain}'; available: {', '.join(_DOMAINS)}",
+                field="--domain",
+            )
+
+    def load_tasks(self, source: Path | None, domain: str, language: Language) -> list[Any]:
+        """Official tasks from ``source``, or the bundled demo tasks."""
+        self._check_domain(domain)
+        if source is None:
+            return list(load_bundled_tasks(domain, language))
+        return list(load_tasks(source))
+
+    def environment(self, task: VitaTask, domain: str, language: Language) -> DeliveryEnvironment:
+        """A fresh environment over ``task``'s database."""
+        self._check_domain(domain)
+        return DeliveryEnvironment(task, language=language)
+
+    def toolset(self, domain: str, language: Language, task: Any | None = None) -> ToolSet:
+        """The domain's tools (over ``task``'s data, or an empty world)."""
+        return self.environment(task or _empty_task(domain), domain, language).tools
+
+    def _model(self, models: ModelResolver, spec: str | None, role: str) -> Any:
+        if not spec:
+            raise InputError(f"--{role}-model is required for this {role}", field=f"--{role}-model")
+        return models.resolve(spec)
+
+    def build_episode(
+        self, task: Any, trial: int, seed: int, options: RunOptions, models: ModelResolver
+    ) -> Episode:
+        """Environment, agent and user for one (task, trial)."""
+        env = self.environment(task, options.domain, options.language)
+        config = GenerateConfig(temperature=options.temperature, seed=seed)
+        lang = options.language
+        now = str(task.environment.get("time", ""))
+        agent: Agent
+        if options.agent == "oracle":
+            agent = OracleAgent(task, language=lang)
+        elif options.agent == "noop":
+            agent = NoopAgent()
+        else:
+            agent = LLMAgent(
+                self._model(models, options.agent_model, "agent"),
+                prompts.agent_prompt(now, lang, solo=options.agent == "solo"),
+                env.tools.openai_schemas(lang),
+                config,
+            )
+        user: UserSimulator
+        if options.user == "scripted":
+            user = ScriptedUser([task.instructions])
+        elif options.user == "dummy":
+            user = LLMUser(
+                self._model(models, options.user_model, "user"),
+                prompts.dummy_user_prompt(task.instructions, lang),
+                config,
+            )
+        else:
+            user = LLMUser(
+                self._model(models, options.user_model, "user"),
+                prompts.user_prompt(task.user_scenario.user_profile, task.instructions, lang),
+                config,
+            )
+        return Episode(
+            task_id=task.id,
+            trial=trial,
+            seed=seed,
+            environment=env,
+            agent=agent,
+            user=user,
+            limits=Limits(max_steps=options.max_steps, max_errors=options.max_errors),
+            greeting=prompts.GREETING[lang],
+            solo=options.agent == "solo",
+        )
+
+    def build_evaluators(self, options: RunOptions, models: ModelResolver) -> dict[str, Evaluator]:
+        """The state evaluator (the rubric judge arrives with its own issue)."""
+        if options.evaluator != "state":
+            raise InputError(
+                f"evaluator '{options.evaluator}' is not available yet; use --evaluator state",
+                field="--evaluator",
+            )
+        return {"state": OrderStateEvaluator(frozenset({"delivery"}))}
+
+    def reward_bases(self, options: RunOptions) -> list[str]:
+        """Bases whose product is the reward."""
+        return ["state"] if options.evaluator == "state" else ["state", "rubric"]

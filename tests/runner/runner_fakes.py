@@ -1,0 +1,50 @@
+"""Fake simulations, evaluations and configs for the runner tests."""
+
+from __future__ import annotations
+
+from lifebench.evaluation._types import BasisResult, Evaluation
+from lifebench.messages import AssistantMessage, Message, Usage, UserMessage
+from lifebench.runner import UnitOutcome, WorkUnit
+from lifebench.simulation._types import Simulation, TerminationReason
+
+CONFIG = {"agent": {"model": "fake-agent", "temperature": 0.0}, "trials": 2, "max_steps": 30}
+CONFIG_HASH = "hash-v1"
+TASKS = {"t1": "h1", "t2": "h2", "t3": "h3"}
+
+
+def units(tasks: dict[str, str] = TASKS, trials: int = 2) -> list[WorkUnit]:
+    """One unit per (task, trial) with a simple deterministic seed."""
+    return [
+        WorkUnit(task_id, trial, 1000 * i + trial)
+        for i, task_id in enumerate(sorted(tasks))
+        for trial in range(trials)
+    ]
+
+
+def simulation(unit: WorkUnit, *, messages: int = 2) -> Simulation:
+    """A short, normally ended simulation of ``unit``."""
+    msgs: list[Message] = []
+    for i in range(messages):
+        if i % 2 == 0:
+            msgs.append(UserMessage(turn=i, content=f"hello {i}"))
+        else:
+            msgs.append(AssistantMessage(turn=i, content=f"answer {i}"))
+    return Simulation(
+        task_id=unit.task_id,
+        trial=unit.trial,
+        seed=unit.seed,
+        messages=msgs,
+        termination=TerminationReason.AGENT_STOP,
+        agent_usage=Usage(prompt_tokens=10, completion_tokens=5, cost=0.01),
+    )
+
+
+def evaluation(reward: float) -> Evaluation:
+    """An evaluation with one 'state' basis."""
+    result = BasisResult(basis="state", reward=reward, score=reward)
+    return Evaluation(reward=reward, basis="state", by_basis={"state": result})
+
+
+def outcome(unit: WorkUnit, reward: float = 1.0) -> UnitOutcome:
+    """A successful (graded) outcome."""
+    return UnitOutcome(simulation=simulation(unit), evaluation=evaluation(reward))

@@ -1,0 +1,159 @@
+"""RunStore: create, resume, refusal of changed runs, recording and reading back."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from runner_fakes import CONFIG, CONFIG_HASH, TASKS, evaluation, simulation, units
+
+from lifebench.errors import ConfigChangedError
+from lifebench.runner import STORE_FILENAME, EventKind, RunStore, UnitStatus, WorkUnit
+from lifebench.simulation._types import TerminationReason
+
+
+def open_store(run_dir: Path, **overrides: object) -> RunStore:
+    args: dict[str, object] = {"config": CONFIG, "config_hash": CONFIG_HASH, "tasks": TASKS}
+    args.update(overrides)
+    return RunStore.open(run_dir, **args)  # type: ignore[arg-type]
+
+
+def test_create_stores_metadata_and_uses_wal(tmp_path: Path) -> None:
+    with open_store(tmp_path / "run") as store:
+        assert store.path == tmp_path / "run" / STORE_FILENAME
+        assert store.config() == CONFIG
+        assert store.meta.config_hash == CONFIG_HASH
+        assert store.tasks() == TASKS
+        assert store.results() == []
+    conn = sqlite3.connect(tmp_path / "run" / STORE_FILENAME)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    conn.close()
+
+
+def test_pending_units_registers_and_skips_done(tmp_path: Path) -> None:
+    all_units = units()
+    with open_store(tmp_path) as store:
+        assert store.pending_units(all_units) == all_units
+        assert {r.status for r in store.results()} == {UnitStatus.PENDING}
+        store.record(all_units[0], simulation(all_units[0]), evaluation(1.0))
+        store.record(all_units[1], simulation(all_units[1]), None, "provider down", infra=True)
+    with open_store(tmp_path) as store:
+        pending = store.pending_units(all_units)
+        assert pending == all_units[1:]  # the infra error is re-run, the done unit skipped
+        statuses = {(r.task_id, r.trial): r.status for r in store.results()}
+        assert statuses[("t1", 0)] is UnitStatus.DONE
+        assert statuses[("t1", 1)] is UnitStatus.INFRA_ERROR
+
+
+def test_results_are_ordered_and_round_trip(tmp_path: Path) -> None:
+    all_units = units()
+    with open_store(tmp_path) as store:
+        for unit in reversed(all_units):
+            store.record(unit, simulation(unit), evaluation(0.0))
+        results = store.results()
+    assert [(r.task_id, r.trial) for r in results] == [(u.task_id, u.trial) for u in all_units]
+    assert results[0].simulation == simulation(all_units[0])
+    assert results[0].evaluation == evaluation(0.0)
+    assert results[0].attempts == 1
+
+
+def test_changed_config_is_refused_naming_the_keys(tmp_path: Path) -> None:
+    open_store(tmp_path).close()
+    changed = {"agent": {"model": "other", "temperature": 0.0}, "trials": 2, "seed": 3}
+    with pytest.raises(ConfigChangedError) as info:
+        open_store(tmp_path, config=changed, config_hash="hash-v2")
+    message = str(info.value)
+    assert 'agent.model: "fake-agent" -> "other"' in message
+    assert "max_steps: removed" in message
+    assert "seed: added" in message
+    assert "temperature" not in message
+
+
+def test_changed_and_removed_tasks_are_refused_naming_them(tmp_path: Path) -> None:
+    open_store(tmp_path).close()
+    with pytest.raises(ConfigChangedError) as info:
+        open_store(tmp_path, tasks={"t1": "CHANGED", "t2": "h2"})
+    message = str(info.value)
+    assert "changed: t1" in message
+    assert "missing: t3" in message
+    assert "t2" not in message
+
+
+def test_added_tasks_are_accepted(tmp_path: Path) -> None:
+    open_store(tmp_path).close()
+    with open_store(tmp_path, tasks={**TASKS, "t4": "h4"}) as store:
+        assert store.tasks()["t4"] == "h4"
+        assert store.pending_units([WorkUnit("t4", 0, 7)]) == [WorkUnit("t4", 0, 7)]
+
+
+def test_changed_seed_is_refused(tmp_path: Path) -> None:
+    with open_store(tmp_path) as store:
+        store.pending_units([WorkUnit("t1", 0, 1)])
+        with pytest.raises(ConfigChangedError, match=r"t1#0"):
+            store.pending_units([WorkUnit("t1", 0, 2)])
+
+
+def test_unknown_task_and_duplicates_rejected(tmp_path: Path) -> None:
+    with open_store(tmp_path) as store:
+        with pytest.raises(ValueError, match="nope"):
+            store.pending_units([WorkUnit("nope", 0, 1)])
+        with pytest.raises(ValueError, match="duplicate"):
+            store.pending_units([WorkUnit("t1", 0, 1), WorkUnit("t1", 0, 1)])
+
+
+def test_record_rejects_mismatched_simulation(tmp_path: Path) -> None:
+    a, b = units()[:2]
+    with open_store(tmp_path) as store, pytest.raises(ValueError, match="recorded for unit"):
+        store.record(a, simulation(b))
+
+
+def test_attempt_log_keeps_every_attempt(tmp_path: Path) -> None:
+    unit = units()[0]
+    with open_store(tmp_path) as store:
+        store.record(unit, simulation(unit), None, "timeout", infra=True)
+        store.record(unit, simulation(unit), None, "timeout again", infra=True)
+        store.record(unit, simulation(unit), evaluation(1.0))
+        store.record_evaluation(unit.task_id, unit.trial, evaluation(0.0))
+        log = store.attempt_log()
+        (record,) = store.results()
+    assert [(e.kind, e.attempt, e.status) for e in log] == [
+        (EventKind.ATTEMPT, 1, UnitStatus.INFRA_ERROR),
+        (EventKind.ATTEMPT, 2, UnitStatus.INFRA_ERROR),
+        (EventKind.ATTEMPT, 3, UnitStatus.DONE),
+        (EventKind.REGRADE, 3, UnitStatus.DONE),
+    ]
+    assert [e.error for e in log[:2]] == ["timeout", "timeout again"]
+    assert log[3].reward == 0.0
+    assert record.attempts == 3
+    assert record.status is UnitStatus.DONE
+    assert record.evaluation == evaluation(0.0)
+    assert record.error is None
+
+
+def test_infrastructure_termination_forces_infra_error(tmp_path: Path) -> None:
+    unit = units()[0]
+    sim = simulation(unit).model_copy(
+        update={"termination": TerminationReason.INFRASTRUCTURE_ERROR}
+    )
+    with open_store(tmp_path) as store:
+        assert store.record(unit, sim, None, None) is UnitStatus.INFRA_ERROR
+        assert store.results()[0].error == "infrastructure error"
+
+
+def test_record_evaluation_requires_done_unit(tmp_path: Path) -> None:
+    unit = units()[0]
+    with open_store(tmp_path) as store:
+        with pytest.raises(KeyError):
+            store.record_evaluation("t1", 0, evaluation(1.0))
+        store.record(unit, simulation(unit), None, "down", infra=True)
+        with pytest.raises(ValueError, match="infra_error"):
+            store.record_evaluation("t1", 0, evaluation(1.0))
+
+
+def test_failed_open_leaves_store_usable(tmp_path: Path) -> None:
+    open_store(tmp_path).close()
+    with pytest.raises(ConfigChangedError):
+        open_store(tmp_path, config_hash="other")
+    with open_store(tmp_path) as store:
+        assert store.config() == CONFIG
