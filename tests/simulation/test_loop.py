@@ -61,20 +61,35 @@ def _call(n: Any, cid: str = "c") -> ToolCall:
 
 def _episode(agent: Any, user: Any = None, **kw: Any) -> Episode:
     return Episode(
-        task_id="t", trial=0, seed=1, environment=_Env(), agent=agent,
-        user=user or ScriptedUser(["please add"]), **kw,
+        task_id="t",
+        trial=0,
+        seed=1,
+        environment=_Env(),
+        agent=agent,
+        user=user or ScriptedUser(["please add"]),
+        **kw,
     )
 
 
 async def test_tool_calls_then_user_stop() -> None:
-    agent = _ListAgent([
-        AssistantMessage(tool_calls=[_call(2, "a"), _call(3, "b")]),
-        AssistantMessage(content="Done, 5. Anything else?"),
-    ])
+    agent = _ListAgent(
+        [
+            AssistantMessage(tool_calls=[_call(2, "a"), _call(3, "b")]),
+            AssistantMessage(content="Done, 5. Anything else?"),
+        ]
+    )
     sim = await run_episode(_episode(agent))
     assert sim.termination is TerminationReason.USER_STOP
     assert sim.final_state == {"value": 5}
-    assert [m.role for m in sim.messages] == ["assistant", "user", "assistant", "tool", "tool", "assistant", "user"]
+    assert [m.role for m in sim.messages] == [
+        "assistant",
+        "user",
+        "assistant",
+        "tool",
+        "tool",
+        "assistant",
+        "user",
+    ]
     assert [m.turn for m in sim.messages] == list(range(7))
     assert sim.tool_calls == 2 and sim.tool_errors == 0
     # user(1) agent(1) tools(1) agent(1) user(1); the greeting is not a step
@@ -132,7 +147,9 @@ async def test_infrastructure_error_is_recorded_not_raised() -> None:
 
 
 async def test_solo_mode_text_ends_episode() -> None:
-    agent = _ListAgent([AssistantMessage(tool_calls=[_call(1)]), AssistantMessage(content="all done")])
+    agent = _ListAgent(
+        [AssistantMessage(tool_calls=[_call(1)]), AssistantMessage(content="all done")]
+    )
     sim = await run_episode(_episode(agent, solo=True))
     assert sim.termination is TerminationReason.AGENT_STOP
     assert sim.info.get("solo_ended_without_stop_token") is True
@@ -146,9 +163,13 @@ async def test_usage_is_summed_per_role() -> None:
         async def respond(self, trajectory: Sequence[Message]) -> UserMessage:
             self.n += 1
             text = "hi" if self.n == 1 else "###STOP###"
-            return UserMessage(content=text, usage=Usage(prompt_tokens=10, completion_tokens=2, cost=0.5))
+            return UserMessage(
+                content=text, usage=Usage(prompt_tokens=10, completion_tokens=2, cost=0.5)
+            )
 
-    agent = _ListAgent([AssistantMessage(content="hello", usage=Usage(prompt_tokens=3, completion_tokens=1))])
+    agent = _ListAgent(
+        [AssistantMessage(content="hello", usage=Usage(prompt_tokens=3, completion_tokens=1))]
+    )
     sim = await run_episode(_episode(agent, user=User()))
     assert sim.user_usage.prompt_tokens == 20 and sim.user_usage.cost == 1.0
     assert sim.agent_usage.completion_tokens == 1 and sim.agent_usage.calls == 1

@@ -22,7 +22,8 @@ def run(
     suite: Annotated[str, typer.Option(help="Suite: vita.")] = "vita",
     domain: Annotated[str, typer.Option(help="Domain of the suite: delivery.")] = "delivery",
     tasks: Annotated[
-        Path | None, typer.Option("--tasks", help="Official task file (default: bundled demo tasks).")
+        Path | None,
+        typer.Option("--tasks", help="Official task file (default: bundled demo tasks)."),
     ] = None,
     task_ids: Annotated[
         list[str] | None,
@@ -32,11 +33,15 @@ def run(
     trials: Annotated[int, typer.Option(min=1, help="Trials per task (k of Pass@k/Pass^k).")] = 1,
     agent: Annotated[
         str | None,
-        typer.Option(help="llm | solo | oracle | noop (default: llm with --agent-model, else oracle)."),
+        typer.Option(
+            help="llm | solo | oracle | noop (default: llm with --agent-model, else oracle)."
+        ),
     ] = None,
     user: Annotated[
         str | None,
-        typer.Option(help="llm | dummy | scripted (default: llm with --user-model, else scripted)."),
+        typer.Option(
+            help="llm | dummy | scripted (default: llm with --user-model, else scripted)."
+        ),
     ] = None,
     evaluator: Annotated[str, typer.Option(help="Reward basis: state.")] = "state",
     agent_model: Annotated[
@@ -57,7 +62,9 @@ def run(
     max_errors: Annotated[int, typer.Option(min=1, help="Tool-error limit per episode.")] = 10,
     seed: Annotated[int, typer.Option(help="Run seed; per-unit seeds derive from it.")] = 300,
     temperature: Annotated[float, typer.Option(help="Sampling temperature of every role.")] = 0.0,
-    cache: Annotated[bool, typer.Option(help="Cache model calls in RUN_DIR/model_cache.sqlite.")] = True,
+    cache: Annotated[
+        bool, typer.Option(help="Cache model calls in RUN_DIR/model_cache.sqlite.")
+    ] = True,
     quiet: Annotated[bool, typer.Option(help="No progress display.")] = False,
 ) -> None:
     """Run a suite. With no model configured: the offline demo (oracle agent, scripted user).
@@ -102,12 +109,16 @@ def run(
             options = RunOptions(**values)
         except ValidationError as exc:
             first = exc.errors()[0]
-            flag = "--" + str(first["loc"][0]).replace("_", "-")
-            raise InputError(first["msg"], field=flag) from None
+            loc = first.get("loc") or ()
+            flag = ("--" + str(loc[0]).replace("_", "-")) if loc else None
+            message = str(first["msg"]).removeprefix("Value error, ")
+            raise InputError(message, field=flag) from None
         try:
             exp, summary = asyncio.run(run_experiment(options))
         except KeyboardInterrupt:
-            err_console().print("interrupted; finished units are saved. Re-run the same command to resume.")
+            err_console().print(
+                "interrupted; finished units are saved. Re-run the same command to resume."
+            )
             raise typer.Exit(code=130) from None
         store = RunStore.read(exp.run_dir)
         try:

@@ -54,7 +54,9 @@ def tools(
         return
     stats = toolset.graph_stats()
     for t in toolset:
-        typer.echo(f"{t.kind.value:8} {t.name}({', '.join(t.parameters_schema(lang)['properties'])})")
+        typer.echo(
+            f"{t.kind.value:8} {t.name}({', '.join(t.parameters_schema(lang)['properties'])})"
+        )
     counts = toolset.count_by_kind()
     typer.echo(
         f"{len(toolset)} tools ({', '.join(f'{v} {k}' for k, v in counts.items())}); "
@@ -88,7 +90,9 @@ def call(
         loaded = s.load_tasks(tasks, domain, lang)
         chosen = [t for t in loaded if task_id is None or t.id == task_id]
         if not chosen:
-            raise InputError(f"no task with id '{task_id}'", file=str(tasks or "(bundled)"), field="--task-id")
+            raise InputError(
+                f"no task with id '{task_id}'", file=str(tasks or "(bundled)"), field="--task-id"
+            )
         toolset = s.toolset(domain, lang, chosen[0])
     outcome = asyncio.run(toolset.run(name, arguments))
     try:

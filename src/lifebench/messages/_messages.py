@@ -17,7 +17,9 @@ class Usage(BaseModel):
     prompt_tokens: int = Field(0, description="Tokens sent to the model (input).")
     completion_tokens: int = Field(0, description="Tokens produced by the model (output).")
     cost: float = Field(0.0, description="Cost of the call in US dollars, from the price table.")
-    cached: bool = Field(False, description="True when the answer came from the on-disk model cache.")
+    cached: bool = Field(
+        False, description="True when the answer came from the on-disk model cache."
+    )
     retries: int = Field(0, description="Failed attempts that were retried before this answer.")
     calls: int = Field(1, description="Number of model calls summed into this record.")
 

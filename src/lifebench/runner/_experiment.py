@@ -87,9 +87,7 @@ class Experiment:
         try:
             results = {b: await ev.evaluate(task, simulation) for b, ev in self.evaluators.items()}
         except InfrastructureError as exc:
-            return UnitOutcome(
-                simulation=simulation, error=f"evaluation failed: {exc}", infra=True
-            )
+            return UnitOutcome(simulation=simulation, error=f"evaluation failed: {exc}", infra=True)
         return UnitOutcome(simulation=simulation, evaluation=combine(results, self.bases))
 
 
@@ -148,7 +146,10 @@ async def run_experiment(
     exp.run_dir.mkdir(parents=True, exist_ok=True)
     config = {**options.semantic_dict(), "bases": exp.bases}
     store = RunStore.open(
-        exp.run_dir, config, options.config_hash(), {i: t.content_hash() for i, t in exp.tasks.items()}
+        exp.run_dir,
+        config,
+        options.config_hash(),
+        {i: t.content_hash() for i, t in exp.tasks.items()},
     )
     try:
         summary = await run_units(exp.units, exp.execute_unit, store, options.concurrency, progress)

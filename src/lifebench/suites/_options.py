@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from lifebench._util.hashing import stable_hash
 from lifebench._util.text import Language
@@ -44,6 +44,16 @@ class RunOptions(BaseModel):
     models_file: str | None = Field(None, description="Models config file (not hashed).")
     cache: bool = Field(True, description="Use the on-disk model-call cache (not hashed).")
     quiet: bool = Field(False, description="No progress display (not hashed).")
+
+    @model_validator(mode="after")
+    def _models_for_roles(self) -> RunOptions:
+        if self.agent in ("llm", "solo") and not self.agent_model:
+            raise ValueError(f"agent '{self.agent}' needs --agent-model")
+        if self.user in ("llm", "dummy") and not self.user_model:
+            raise ValueError(f"user '{self.user}' needs --user-model")
+        if self.evaluator in ("rubric", "both") and not self.judge_model:
+            raise ValueError(f"evaluator '{self.evaluator}' needs --judge-model")
+        return self
 
     def semantic_dict(self) -> dict[str, Any]:
         """The options that determine results (hashed for resume checks)."""

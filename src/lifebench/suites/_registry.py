@@ -64,9 +64,7 @@ class Suite(Protocol):
         """A fresh episode (environment, agent, user) for one (task, trial)."""
         ...
 
-    def build_evaluators(
-        self, options: RunOptions, models: ModelResolver
-    ) -> dict[str, Evaluator]:
+    def build_evaluators(self, options: RunOptions, models: ModelResolver) -> dict[str, Evaluator]:
         """Every evaluator the options ask for, keyed by basis."""
         ...
 

@@ -179,7 +179,9 @@ class Tool:
             return self.args_model.model_validate(decoded)
         except ValidationError as exc:
             problems = "; ".join(_describe_error(dict(e)) for e in exc.errors())
-            raise ToolError(f"Invalid arguments for {self.name}: {problems}.", "bad_arguments") from None
+            raise ToolError(
+                f"Invalid arguments for {self.name}: {problems}.", "bad_arguments"
+            ) from None
 
     async def run(self, arguments: str | Mapping[str, Any]) -> ToolOutcome:
         """Validate the arguments, run the function, and render its result; never raises."""

@@ -49,7 +49,9 @@ class VitaTask(_Lenient):
         description="The task's private database and frozen clock (``time``, ``user_id``, tables)."
     )
     user_scenario: UserScenario = Field(default_factory=UserScenario)
-    instructions: str = Field("", description="The user's goal; shown to the simulator and judge only.")
+    instructions: str = Field(
+        "", description="The user's goal; shown to the simulator and judge only."
+    )
     evaluation_criteria: EvaluationCriteria | None = Field(None)
     message_history: list[dict[str, Any]] | None = Field(
         None, description="Pre-filled conversation (empty in every official file)."

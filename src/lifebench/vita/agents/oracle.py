@@ -21,7 +21,6 @@ from lifebench.vita.task import VitaTask
 from lifebench.vita.timefmt import format_time, parse_time
 
 
-
 @dataclass(frozen=True)
 class PlannedCall:
     """One step of the oracle's plan.
@@ -77,7 +76,7 @@ class _DeliveryPlanner:
         self.distractor = distractor
         env = task.environment
         self.user_id = str(env.get("user_id", ""))
-        self.now = parse_time(env.get("time")) or datetime(2000, 1, 1)
+        self.now = parse_time(env.get("time")) or datetime.min  # noqa: DTZ901 - naive task clock
         self.stores: Mapping[str, Any] = env.get("stores") or {}
         self.locations: list[Mapping[str, Any]] = list(env.get("location") or [])
 
@@ -121,13 +120,21 @@ class _DeliveryPlanner:
 
     def _swap_first(
         self, store_id: str, lines: list[tuple[str, int, str]]
-    ) -> list[tuple[str, int, str]]:
-        wanted = {pid for pid, _, _ in lines}
-        for p in (self.stores.get(store_id) or {}).get("products") or []:
-            pid = str(p.get("product_id"))
-            if pid not in wanted:
-                return [(pid, lines[0][1], ""), *lines[1:]]
-        return lines
+    ) -> tuple[str, list[tuple[str, int, str]]]:
+        """Another product of the same store, else a product of another store (never a target)."""
+        wanted = {
+            pid
+            for req in required_orders(self.task, frozenset({"delivery"}))
+            for pid, _, _ in req.product_lines()
+        }
+        ordered = sorted(self.stores.items(), key=lambda kv: kv[0] != store_id)
+        for sid, store in ordered:
+            for p in (store or {}).get("products") or []:
+                pid = str(p.get("product_id"))
+                if pid not in wanted:
+                    rest = lines[1:] if sid == store_id else []
+                    return sid, [(pid, lines[0][1], ""), *rest]
+        return store_id, lines
 
     def plan(self) -> list[PlannedCall]:
         calls: list[PlannedCall] = []
@@ -144,9 +151,7 @@ class _DeliveryPlanner:
         out: list[PlannedCall] = []
         note = str(req.record.get("note") or "")
         if note != str(before.get("note") or ""):
-            out.append(
-                PlannedCall("modify_delivery_order", {"order_id": oid, "note": note})
-            )
+            out.append(PlannedCall("modify_delivery_order", {"order_id": oid, "note": note}))
         want, have = status_class(req.status), status_class(before.get("status"))
         if want == "cancelled" and have != "cancelled":
             out.append(PlannedCall("cancel_delivery_order", {"order_id": oid}))
@@ -160,7 +165,7 @@ class _DeliveryPlanner:
             return []
         store_id = str(req.record.get("store_id"))
         if self.distractor:
-            lines = self._swap_first(store_id, lines)
+            store_id, lines = self._swap_first(store_id, lines)
         address, loc = self._address(req)
         args: dict[str, Any] = {
             "user_id": self.user_id,
@@ -182,6 +187,11 @@ class _DeliveryPlanner:
         return out
 
 
+def oracle_plan(task: VitaTask, *, distractor: bool = False) -> list[PlannedCall]:
+    """The tool calls the oracle (or its distractor variant) makes for ``task``."""
+    return _DeliveryPlanner(task, distractor=distractor).plan()
+
+
 class OracleAgent:
     """Replays the calls that reach the task's expected state, then closes the conversation.
 
@@ -189,7 +199,7 @@ class OracleAgent:
     """
 
     def __init__(self, task: VitaTask, *, language: str = "en", distractor: bool = False) -> None:
-        self._plan = _DeliveryPlanner(task, distractor=distractor).plan()
+        self._plan = oracle_plan(task, distractor=distractor)
         self._next = 0
         self._done_text = (
             "全部办好了。请问还有其他需要吗？"

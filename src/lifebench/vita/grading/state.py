@@ -116,9 +116,9 @@ class _Matcher:
             if isinstance(p, Mapping)
         }
         for pid, _, attr in req.product_lines():
-            if attr and attr in _offered_attributes(self.task, pid):
-                if not same_text(chosen.get(pid, ""), attr):
-                    return f"attribute of {pid} '{chosen.get(pid, '')}' ≠ '{attr}'"
+            offered = attr and attr in _offered_attributes(self.task, pid)
+            if offered and not same_text(chosen.get(pid, ""), attr):
+                return f"attribute of {pid} '{chosen.get(pid, '')}' ≠ '{attr}'"
         return self._where_and_when(r, order)
 
     def _where_and_when(self, r: Mapping[str, Any], order: Mapping[str, Any]) -> str | None:

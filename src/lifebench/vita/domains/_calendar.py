@@ -1,0 +1,198 @@
+"""Dates and times: the task clock format, holiday lookups and the festival table."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime
+
+import holidays
+from rapidfuzz import fuzz, process
+from rapidfuzz.utils import default_process
+
+from lifebench._util.text import Language
+
+#: Format of every date-time in the VitaBench data (task clock, dispatch and delivery times).
+DATETIME_FORMAT = "%Y-%m-%d %H:%M:%S"
+
+_DATETIME_RE = re.compile(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}")
+_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+#: Minimum fuzzy score (0–100) for a holiday name to match the table.
+HOLIDAY_THRESHOLD = 80.0
+
+_WEEKDAYS: dict[Language, tuple[str, ...]] = {
+    "en": ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
+    "zh": ("星期一", "星期二", "星期三", "星期四", "星期五", "星期六", "星期日"),
+}
+
+
+def parse_datetime(text: str) -> datetime | None:
+    """``YYYY-MM-DD HH:MM:SS`` as a naive datetime, or None if the text is not exactly that."""
+    text = text.strip()
+    if not _DATETIME_RE.fullmatch(text):
+        return None
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+def parse_date(text: str) -> date | None:
+    """``YYYY-MM-DD`` as a date, or None if the text is not exactly that."""
+    text = text.strip()
+    if not _DATE_RE.fullmatch(text):
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+def format_datetime(value: datetime) -> str:
+    """The data format ``YYYY-MM-DD HH:MM:SS``."""
+    return value.strftime(DATETIME_FORMAT)
+
+
+def weekday_name(day: date, language: Language) -> str:
+    """Name of the weekday of ``day``."""
+    return _WEEKDAYS[language][day.weekday()]
+
+
+def public_holidays(day: date, language: Language) -> list[str]:
+    """Names of the Chinese public holidays (incl. days off in lieu) falling on ``day``."""
+    table = holidays.country_holidays(
+        "CN", years=day.year, language="zh_CN" if language == "zh" else "en_US"
+    )
+    names = table.get_list(day)
+    return [str(n) for n in names]
+
+
+# --------------------------------------------------------------------------------------------
+# Festival table for get_holiday_date
+# --------------------------------------------------------------------------------------------
+
+#: Years covered by :data:`FESTIVALS`.
+FESTIVAL_YEARS: tuple[int, ...] = (2023, 2024, 2025, 2026)
+
+
+@dataclass(frozen=True)
+class Festival:
+    """One festival: English and Chinese names, other names, and its date in each covered year."""
+
+    en: str
+    zh: str
+    aliases: tuple[str, ...]
+    dates: tuple[str, ...]  # "MM-DD", aligned with FESTIVAL_YEARS
+
+    def name(self, language: Language) -> str:
+        """The festival's name in ``language``."""
+        return self.zh if language == "zh" else self.en
+
+    def on(self, year: int) -> date:
+        """The festival's date in ``year`` (a year of :data:`FESTIVAL_YEARS`)."""
+        month, day = self.dates[FESTIVAL_YEARS.index(year)].split("-")
+        return date(year, int(month), int(day))
+
+
+def _fixed(month_day: str) -> tuple[str, ...]:
+    return (month_day,) * len(FESTIVAL_YEARS)
+
+
+# Lunar dates checked against the Chinese lunisolar calendar; Western movable days computed
+# as "n-th weekday of the month" (see tests/vita/test_delivery_calendar.py).
+FESTIVALS: tuple[Festival, ...] = (
+    Festival("New Year's Day", "元旦", ("New Year", "元旦节"), _fixed("01-01")),
+    Festival(
+        "Chinese New Year's Eve",
+        "除夕",
+        ("Spring Festival Eve", "Lunar New Year's Eve", "大年三十", "农历除夕"),
+        ("01-21", "02-09", "01-28", "02-16"),
+    ),
+    Festival(
+        "Spring Festival",
+        "春节",
+        ("Chinese New Year", "Lunar New Year", "农历新年"),
+        ("01-22", "02-10", "01-29", "02-17"),
+    ),
+    Festival("Valentine's Day", "情人节", ("Saint Valentine's Day", "西方情人节"), _fixed("02-14")),
+    Festival(
+        "Lantern Festival",
+        "元宵节",
+        ("Yuanxiao Festival", "Shangyuan Festival"),
+        ("02-05", "02-24", "02-12", "03-03"),
+    ),
+    Festival("Women's Day", "妇女节", ("International Women's Day", "三八妇女节"), _fixed("03-08")),
+    Festival(
+        "Qingming Festival",
+        "清明节",
+        ("Tomb-Sweeping Day", "Tomb Sweeping Festival", "Qingming", "清明"),
+        ("04-05", "04-04", "04-04", "04-05"),
+    ),
+    Festival(
+        "Labor Day", "劳动节", ("Labour Day", "May Day", "五一劳动节", "五一"), _fixed("05-01")
+    ),
+    Festival("Mother's Day", "母亲节", ("Mothers Day",), ("05-14", "05-12", "05-11", "05-10")),
+    Festival(
+        "Children's Day", "儿童节", ("International Children's Day", "六一儿童节"), _fixed("06-01")
+    ),
+    Festival(
+        "Dragon Boat Festival",
+        "端午节",
+        ("Duanwu Festival", "端午"),
+        ("06-22", "06-10", "05-31", "06-19"),
+    ),
+    Festival("Father's Day", "父亲节", ("Fathers Day",), ("06-18", "06-16", "06-15", "06-21")),
+    Festival(
+        "Qixi Festival",
+        "七夕节",
+        ("Chinese Valentine's Day", "Double Seventh Festival", "七夕", "七夕情人节"),
+        ("08-22", "08-10", "08-29", "08-19"),
+    ),
+    Festival("Teachers' Day", "教师节", ("Teacher's Day",), _fixed("09-10")),
+    Festival(
+        "Mid-Autumn Festival",
+        "中秋节",
+        ("Moon Festival", "Mooncake Festival", "中秋"),
+        ("09-29", "09-17", "10-06", "09-25"),
+    ),
+    Festival("National Day", "国庆节", ("China National Day", "国庆"), _fixed("10-01")),
+    Festival(
+        "Double Ninth Festival",
+        "重阳节",
+        ("Chongyang Festival", "重阳"),
+        ("10-23", "10-11", "10-29", "10-18"),
+    ),
+    Festival("Halloween", "万圣节", ("All Hallows' Eve", "万圣夜"), _fixed("10-31")),
+    Festival("Thanksgiving Day", "感恩节", ("Thanksgiving",), ("11-23", "11-28", "11-27", "11-26")),
+    Festival(
+        "Winter Solstice",
+        "冬至",
+        ("Dongzhi Festival", "冬至节"),
+        ("12-22", "12-21", "12-21", "12-22"),
+    ),
+    Festival("Christmas Eve", "平安夜", (), _fixed("12-24")),
+    Festival("Christmas Day", "圣诞节", ("Christmas", "Xmas"), _fixed("12-25")),
+)
+
+
+def find_festival(name: str) -> Festival | None:
+    """The festival ``name`` designates (English or Chinese, fuzzy), or None."""
+    choices: list[str] = []
+    owners: list[Festival] = []
+    for fest in FESTIVALS:
+        for label in (fest.en, fest.zh, *fest.aliases):
+            choices.append(label)
+            owners.append(fest)
+    if not default_process(name):
+        return None
+    hit = process.extractOne(
+        name, choices, scorer=fuzz.WRatio, processor=default_process, score_cutoff=HOLIDAY_THRESHOLD
+    )
+    return None if hit is None else owners[hit[2]]
+
+
+def parse_year(text: str) -> int | None:
+    """A four-digit year from ``text`` ("2025", "2025年"), or None."""
+    found = re.fullmatch(r"\s*(\d{4})\s*(?:年)?\s*", text)
+    return int(found.group(1)) if found else None

@@ -1,0 +1,467 @@
+"""Non-fatal consistency checks of VitaBench tasks (the loader has already rejected fatal ones).
+
+``error`` marks a problem that makes part of the task unsatisfiable or its grading ambiguous (an
+expected order at a store the task does not have, a product without id, two different orders
+under one id, a task with nothing to judge); ``warning`` marks oddities that a careful author
+would fix but that do not break a run (duplicated rubrics, prices differing from the catalog,
+mistranslated attribute names, ...). The official delivery data has a handful of each.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from lifebench._util.hashing import canonical_json
+from lifebench.vita.loader import (
+    ORDER_TYPE_TABLES,
+    STORE_TABLES,
+    TIME_FORMAT,
+    format_path,
+)
+from lifebench.vita.task import VitaTask
+
+__all__ = ["LintIssue", "Severity", "lint_task", "lint_tasks"]
+
+Severity = Literal["warning", "error"]
+
+_TOLERANCE = 0.005
+"""Prices closer than this are equal."""
+
+
+class LintIssue(BaseModel):
+    """One problem found in one task."""
+
+    model_config = ConfigDict(frozen=True)
+
+    task_id: str = Field(description="Id of the task the problem is in.")
+    field: str = Field(description="Field path inside the task, e.g. ``environment.stores.S1``.")
+    severity: Severity
+    message: str = Field(description="What is wrong, in words.")
+
+    def __str__(self) -> str:
+        return f"task {self.task_id}, field {self.field}: {self.severity}: {self.message}"
+
+
+def lint_tasks(tasks: Iterable[VitaTask]) -> list[LintIssue]:
+    """Check every task; issues come in task order (within a task, grouped by check)."""
+    issues: list[LintIssue] = []
+    for task in tasks:
+        issues += lint_task(task)
+    return issues
+
+
+def lint_task(task: VitaTask) -> list[LintIssue]:
+    """Check one task (see the module docstring for what counts as an error)."""
+    return _TaskLinter(task).run()
+
+
+def _number(value: Any) -> float | None:
+    """``value`` as a finite float (numbers and numeric strings, as the data has both), or None."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        return None
+    try:
+        number = float(value)
+    except ValueError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _offered_attributes(product: dict[str, Any]) -> list[str]:
+    offered = product.get("attributes")
+    if isinstance(offered, str):
+        return [a.strip() for a in offered.split(",") if a.strip()]
+    if isinstance(offered, list):
+        return [a for a in offered if isinstance(a, str)]
+    return []
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+class _TaskLinter:
+    """The checks of one task; collects :class:`LintIssue` objects in ``issues``."""
+
+    def __init__(self, task: VitaTask) -> None:
+        self.task = task
+        self.env = task.environment
+        self.issues: list[LintIssue] = []
+
+    def add(self, severity: Severity, path: Sequence[str | int], message: str) -> None:
+        self.issues.append(
+            LintIssue(
+                task_id=self.task.id, field=format_path(path), severity=severity, message=message
+            )
+        )
+
+    def table(self, name: str) -> dict[str, Any] | None:
+        value = self.env.get(name)
+        return value if isinstance(value, dict) else None
+
+    def run(self) -> list[LintIssue]:
+        if not self.task.instructions.strip():
+            self.add("error", ["instructions"], "instructions are empty")
+        self.check_tables()
+        self.check_preexisting_orders()
+        self.check_criteria()
+        return self.issues
+
+    # ---- environment ----------------------------------------------------------------------
+
+    def check_tables(self) -> None:
+        seen_products: dict[str, list[str | int]] = {}
+        for table_name, id_field in STORE_TABLES.items():
+            table = self.table(table_name)
+            for key, store in (table or {}).items():
+                if not isinstance(store, dict):
+                    continue
+                where: list[str | int] = ["environment", table_name, key]
+                if id_field in store and store[id_field] != key:
+                    self.add(
+                        "warning",
+                        [*where, id_field],
+                        f"record is filed under key {key!r} but its {id_field} is "
+                        f"{store[id_field]!r}",
+                    )
+                products = store.get("products")
+                for j, product in enumerate(products if isinstance(products, list) else []):
+                    if not isinstance(product, dict):
+                        continue
+                    owner = product.get(id_field)
+                    if table_name in ("stores", "shops") and owner is not None and owner != key:
+                        self.add(
+                            "warning",
+                            [*where, "products", j, id_field],
+                            f"product lists {id_field} {owner!r} but is sold by {key!r}",
+                        )
+                    pid = product.get("product_id")
+                    if isinstance(pid, str):
+                        if pid in seen_products:
+                            self.add(
+                                "warning",
+                                [*where, "products", j, "product_id"],
+                                f"product id {pid!r} also used at "
+                                f"{format_path(seen_products[pid])}; look-ups by id are ambiguous",
+                            )
+                        else:
+                            seen_products[pid] = [*where, "products", j]
+
+    def check_preexisting_orders(self) -> None:
+        for key, order in (self.table("orders") or {}).items():
+            if not isinstance(order, dict):
+                continue
+            where: list[str | int] = ["environment", "orders", key]
+            if order.get("order_id") != key:
+                self.add(
+                    "warning",
+                    [*where, "order_id"],
+                    f"order is filed under key {key!r} but its order_id is {order.get('order_id')!r}",
+                )
+            store_table = ORDER_TYPE_TABLES.get(str(order.get("order_type")))
+            stores = self.table(store_table) if store_table else None
+            if stores is not None and order.get("store_id") not in stores:
+                self.add(
+                    "warning",
+                    [*where, "store_id"],
+                    f"store {order.get('store_id')!r} is not in environment.{store_table}",
+                )
+
+    # ---- evaluation criteria --------------------------------------------------------------
+
+    def check_criteria(self) -> None:
+        criteria = self.task.evaluation_criteria
+        if criteria is None:
+            self.add(
+                "error",
+                ["evaluation_criteria"],
+                "no evaluation criteria: the official judge would score any run 1.0",
+            )
+            return
+        if not criteria.expected_states:
+            self.add(
+                "warning",
+                ["evaluation_criteria", "expected_states"],
+                "no expected states: nothing for the state check to compare",
+            )
+        has_state_rubrics = False
+        for i, state in enumerate(criteria.expected_states):
+            path: list[str | int] = ["evaluation_criteria", "expected_states", i, "state_rubrics"]
+            if state.state_rubrics:
+                has_state_rubrics = True
+                self.check_rubric_list(path, state.state_rubrics)
+            else:
+                self.add("warning", path, "no state rubrics for this expected state")
+        overall: list[str | int] = ["evaluation_criteria", "overall_rubrics"]
+        if criteria.overall_rubrics:
+            self.check_rubric_list(overall, criteria.overall_rubrics)
+        elif has_state_rubrics:
+            self.add("warning", overall, "overall_rubrics is empty")
+        else:
+            self.add(
+                "error",
+                overall,
+                "the task has no rubrics at all: the official judge would score any run 1.0",
+            )
+        self.check_required_orders()
+
+    def check_rubric_list(self, path: list[str | int], rubrics: list[str]) -> None:
+        first: dict[str, int] = {}
+        for k, rubric in enumerate(rubrics):
+            text = rubric.strip()
+            if not text:
+                self.add("warning", [*path, k], "empty rubric")
+                continue
+            if text in first:
+                self.add("warning", [*path, k], f"duplicates rubric [{first[text]}] of this list")
+            else:
+                first[text] = k
+
+    def check_required_orders(self) -> None:
+        criteria = self.task.evaluation_criteria
+        assert criteria is not None
+        # order id -> every distinct content seen so far, with the path where it was first seen
+        variants: dict[str, list[tuple[str, list[str | int], dict[str, Any]]]] = {}
+        for i, state in enumerate(criteria.expected_states):
+            in_state: dict[str, tuple[str, list[str | int], dict[str, Any]]] = {}
+            for j, record in enumerate(state.required_orders):
+                where: list[str | int] = ["evaluation_criteria", "expected_states", i]
+                where += ["required_orders", j]
+                if "order_type" in record or "order_id" in record:
+                    self.check_order(where, record)
+                elif "shop_id" in record:
+                    self.check_store_ref(where, record, "shops", "shop_id")
+                order_id = record.get("order_id")
+                if not isinstance(order_id, str):
+                    continue
+                content = canonical_json(record)
+                seen = variants.setdefault(order_id, [])
+                if order_id in in_state and in_state[order_id][0] != content:
+                    self.add(
+                        "error",
+                        [*where, "order_id"],
+                        self.conflict_message(
+                            order_id, in_state[order_id], record, "in the same state"
+                        ),
+                    )
+                elif seen and all(v[0] != content for v in seen):
+                    self.add(
+                        "warning",
+                        [*where, "order_id"],
+                        self.conflict_message(order_id, seen[0], record, "in an earlier state"),
+                    )
+                in_state.setdefault(order_id, (content, where, record))
+                if all(v[0] != content for v in seen):
+                    seen.append((content, where, record))
+
+    @staticmethod
+    def conflict_message(
+        order_id: str,
+        first: tuple[str, list[str | int], dict[str, Any]],
+        record: dict[str, Any],
+        where: str,
+    ) -> str:
+        _, path, other = first
+        keys = sorted(
+            k
+            for k in set(other) | set(record)
+            if canonical_json(other.get(k)) != canonical_json(record.get(k))
+        )
+        return (
+            f"order {order_id!r} is expected {where} ({format_path(path)}) with different "
+            f"content (differs in: {', '.join(keys)})"
+        )
+
+    def check_store_ref(
+        self, where: list[str | int], record: dict[str, Any], table_name: str, id_field: str
+    ) -> dict[str, Any] | None:
+        """The store a record refers to; None (and maybe an issue) when it cannot be resolved."""
+        table = self.table(table_name)
+        if table is None:
+            return None  # the task has no such table (e.g. a delivery order in an in-store task)
+        store_id = record.get(id_field)
+        store = table.get(store_id) if isinstance(store_id, str) else None
+        if not isinstance(store, dict):
+            self.add(
+                "error",
+                [*where, id_field],
+                f"{id_field} {store_id!r} is not in environment.{table_name}",
+            )
+            return None
+        return store
+
+    def check_order(self, where: list[str | int], order: dict[str, Any]) -> None:
+        order_type = order.get("order_type")
+        table_name = ORDER_TYPE_TABLES.get(order_type) if isinstance(order_type, str) else None
+        store = self.check_store_ref(where, order, table_name, "store_id") if table_name else None
+        user_id = order.get("user_id")
+        if user_id is not None and user_id != self.env.get("user_id"):
+            self.add(
+                "warning",
+                [*where, "user_id"],
+                f"user_id {user_id!r} differs from environment.user_id {self.env.get('user_id')!r}",
+            )
+        self.check_order_location(where, order)
+        self.check_dispatch_time(where, order)
+        products = order.get("products")
+        if not isinstance(products, list):
+            return
+        total = 0.0
+        totals_known = True
+        for k, product in enumerate(products):
+            known = self.check_order_product([*where, "products", k], product, store)
+            if known is None:
+                totals_known = False
+            else:
+                total += known
+        price = order.get("total_price")
+        declared = _number(price)
+        if totals_known and products and declared is not None and abs(declared - total) > 0.01:
+            self.add(
+                "warning",
+                [*where, "total_price"],
+                f"total_price {price} differs from the sum of price x quantity ({total:.2f})",
+            )
+
+    def check_order_location(self, where: list[str | int], order: dict[str, Any]) -> None:
+        location = order.get("location")
+        if order.get("order_type") != "delivery" or not isinstance(location, dict):
+            return
+        address = location.get("address")
+        known = self.env.get("location")
+        addresses = [entry.get("address") for entry in known or [] if isinstance(entry, dict)]
+        if address not in addresses:
+            self.add(
+                "warning",
+                [*where, "location", "address"],
+                "delivery address is not one of the addresses in environment.location",
+            )
+
+    def check_dispatch_time(self, where: list[str | int], order: dict[str, Any]) -> None:
+        dispatch = order.get("dispatch_time")
+        now = self.env.get("time")
+        if not isinstance(dispatch, str) or not dispatch or not isinstance(now, str):
+            return
+        try:
+            when = datetime.strptime(dispatch, TIME_FORMAT)  # noqa: DTZ007 - naive data clock
+            start = datetime.strptime(now, TIME_FORMAT)  # noqa: DTZ007
+        except ValueError:
+            self.add(
+                "warning",
+                [*where, "dispatch_time"],
+                f"dispatch_time {dispatch!r} is not 'YYYY-MM-DD HH:MM:SS'",
+            )
+            return
+        preexisting = (self.table("orders") or {}).keys()
+        if when < start and order.get("order_id") not in preexisting:
+            self.add(
+                "warning",
+                [*where, "dispatch_time"],
+                f"dispatch_time {dispatch} of a new order is before the task time {now}; the "
+                f"ordering tool refuses such times",
+            )
+
+    def check_order_product(
+        self, where: list[str | int], product: Any, store: dict[str, Any] | None
+    ) -> float | None:
+        """Check one ordered product; return its price x quantity when both are known."""
+        if not isinstance(product, dict):
+            self.add("error", where, f"product entry is not an object ({type(product).__name__})")
+            return None
+        pid = product.get("product_id")
+        if pid is None:
+            hint = ""
+            if "order_id" in product:
+                hint = f" (it looks like order {product['order_id']!r} nested in the product list)"
+            self.add("error", where, "product entry has no product_id" + hint)
+            return None
+        quantity = product.get("quantity")
+        if isinstance(quantity, bool) or not isinstance(quantity, int) or quantity < 1:
+            self.add(
+                "error",
+                [*where, "quantity"],
+                f"quantity must be a positive integer, got {quantity!r}",
+            )
+            quantity = None
+        self.check_chosen_attribute(where, product, store)
+        if store is not None:
+            catalog = {
+                p.get("product_id"): p for p in store.get("products") or [] if isinstance(p, dict)
+            }
+            if pid not in catalog:
+                self.add("error", [*where, "product_id"], self.not_in_store_message(pid, store))
+            else:
+                listed = _number(catalog[pid].get("price"))
+                price = _number(product.get("price"))
+                if listed is not None and price is not None and abs(listed - price) > _TOLERANCE:
+                    self.add(
+                        "warning",
+                        [*where, "price"],
+                        f"price {product.get('price')} differs from the catalog price {listed:g}",
+                    )
+        price = _number(product.get("price"))
+        if quantity is None or price is None:
+            return None
+        return price * quantity
+
+    def not_in_store_message(self, pid: Any, store: dict[str, Any]) -> str:
+        store_id = store.get("store_id", store.get("shop_id"))
+        message = f"product {pid!r} is not sold by store {store_id!r}"
+        elsewhere = [
+            key
+            for table_name in STORE_TABLES
+            for key, other in (self.table(table_name) or {}).items()
+            if isinstance(other, dict)
+            and any(
+                isinstance(p, dict) and p.get("product_id") == pid
+                for p in other.get("products") or []
+            )
+        ]
+        if elsewhere:
+            message += f" (it is sold by {', '.join(map(repr, elsewhere))})"
+        else:
+            message += " (no store of the task sells it)"
+        return message
+
+    def check_chosen_attribute(
+        self, where: list[str | int], product: dict[str, Any], store: dict[str, Any] | None
+    ) -> None:
+        if "attributes" not in product:
+            if "attribute" in product:
+                self.add("warning", [*where, "attribute"], "misspelled key: expected 'attributes'")
+            return
+        chosen = product["attributes"]
+        if not isinstance(chosen, str):
+            self.add(
+                "warning",
+                [*where, "attributes"],
+                f"attributes should be a string (the chosen option, or ''), got "
+                f"{type(chosen).__name__}",
+            )
+            return
+        if not chosen or store is None:
+            return
+        listed = next(
+            (
+                p
+                for p in store.get("products") or []
+                if isinstance(p, dict) and p.get("product_id") == product.get("product_id")
+            ),
+            None,
+        )
+        if listed is None:
+            return
+        offered = {_norm(a) for a in _offered_attributes(listed)}
+        if _norm(chosen) not in offered and not all(
+            _norm(part) in offered for part in chosen.split(",")
+        ):
+            self.add(
+                "warning",
+                [*where, "attributes"],
+                f"attribute {chosen!r} is not offered by the product "
+                f"(offered: {_offered_attributes(listed)})",
+            )

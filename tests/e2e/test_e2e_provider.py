@@ -1,0 +1,115 @@
+"""A full run through the real HTTP client against the loopback mock server, faults included."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from lifebench.cli import app
+from lifebench.testing import MockOpenAIServer
+from lifebench.testing.mock_openai import MockServerThread, completion_response, tool_call
+
+
+def _responder(body: dict[str, Any]) -> dict[str, Any]:
+    """A tiny agent and user: the agent looks up the orders once, the user then stops."""
+    messages = body["messages"]
+    if body.get("tools"):
+        if messages[-1]["role"] == "tool":
+            return completion_response("You have these orders. Anything else?")
+        return completion_response(None, tool_calls=[tool_call("get_user_all_orders", {})])
+    said = sum(1 for m in messages if m["role"] == "assistant")
+    return completion_response("###STOP###" if said else "Can you check my orders?")
+
+
+@pytest.fixture
+def flaky_server() -> Iterator[MockOpenAIServer]:
+    server = MockOpenAIServer(
+        responder=_responder,
+        failure_rate=0.3,
+        fault_kinds=("429", "500", "timeout", "garbage"),
+        seed=7,
+        retry_after_s=0.01,
+        hang_s=1.0,
+    )
+    with MockServerThread(server) as running:
+        yield running
+
+
+def _models_file(tmp_path: Path, base_url: str) -> Path:
+    retry = {"max_attempts": 12, "base_delay_s": 0.001, "max_delay_s": 0.02}
+    entry = {
+        "model": "mock",
+        "base_url": base_url,
+        "api_key_env": None,
+        "timeout_s": 0.3,
+        "retry": retry,
+        "max_concurrency": 8,
+    }
+    path = tmp_path / "models.json"
+    path.write_text(json.dumps({"models": {"mock": entry}}))
+    return path
+
+
+def test_thirty_percent_faults_still_complete(
+    tmp_path: Path, flaky_server: MockOpenAIServer
+) -> None:
+    out = tmp_path / "run"
+    args = [
+        "run",
+        "--agent-model",
+        "mock",
+        "--user-model",
+        "mock",
+        "--trials",
+        "3",
+        "--models",
+        str(_models_file(tmp_path, flaky_server.base_url)),
+        "--concurrency",
+        "6",
+        "--out",
+        str(out),
+        "--quiet",
+        "--no-cache",
+    ]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.stderr + result.stdout
+    rep = json.loads(CliRunner().invoke(app, ["report", str(out), "--json"]).stdout)
+    assert rep["n_simulations"] == 18 and rep["n_errors"] == 0
+    faults = len(flaky_server.faults_injected)
+    assert faults > 0
+    assert rep["retries"]["model"] == faults
+    # Every fault became a retry; the run's answers all arrived.
+    assert rep["termination"] == {"user_stop": 18}
+
+
+def test_identical_rerun_hits_the_cache(tmp_path: Path) -> None:
+    server = MockOpenAIServer(responder=_responder)
+    with MockServerThread(server) as srv:
+        models = _models_file(tmp_path, srv.base_url)
+        base = [
+            "run",
+            "--agent-model",
+            "mock",
+            "--user-model",
+            "mock",
+            "--models",
+            str(models),
+            "--quiet",
+        ]
+        assert CliRunner().invoke(app, [*base, "--out", str(tmp_path / "a")]).exit_code == 0
+        first = srv.count
+        assert first > 0
+        # Same run, new directory but the same cache file → no API call at all.
+        cache = tmp_path / "a" / "model_cache.sqlite"
+        (tmp_path / "b").mkdir()
+        (tmp_path / "b" / "model_cache.sqlite").write_bytes(cache.read_bytes())
+        assert CliRunner().invoke(app, [*base, "--out", str(tmp_path / "b")]).exit_code == 0
+        assert srv.count == first
+    a = json.loads(CliRunner().invoke(app, ["report", str(tmp_path / "a"), "--json"]).stdout)
+    b = json.loads(CliRunner().invoke(app, ["report", str(tmp_path / "b"), "--json"]).stdout)
+    assert a["avg_at_k"] == b["avg_at_k"] and a["n_simulations"] == b["n_simulations"] == 6
