@@ -89,6 +89,22 @@ def _transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     conn.execute("COMMIT")
 
 
+def _read_meta(conn: sqlite3.Connection) -> RunMeta | None:
+    row = conn.execute(
+        "SELECT config_json, config_hash, lifebench_version, created_at, schema_version "
+        "FROM run_meta WHERE id = 1"
+    ).fetchone()
+    if row is None:
+        return None
+    return RunMeta(
+        config=json.loads(row[0]),
+        config_hash=row[1],
+        lifebench_version=row[2],
+        created_at=row[3],
+        schema_version=row[4],
+    )
+
+
 class RunStore:
     """Persistent state of one run: its configuration, tasks, units and attempt log.
 
@@ -145,20 +161,10 @@ class RunStore:
         if not path.is_file():
             raise LifebenchError(f"{run_dir} is not a run directory (no {STORE_FILENAME})")
         conn = _connect(path)
-        row = conn.execute(
-            "SELECT config_json, config_hash, lifebench_version, created_at, schema_version "
-            "FROM run_meta WHERE id = 1"
-        ).fetchone()
-        if row is None:
+        meta = _read_meta(conn)
+        if meta is None:
             conn.close()
             raise LifebenchError(f"{path} has no run metadata")
-        meta = RunMeta(
-            config=json.loads(row[0]),
-            config_hash=row[1],
-            lifebench_version=row[2],
-            created_at=row[3],
-            schema_version=row[4],
-        )
         return cls(conn, path, meta)
 
     @staticmethod
@@ -170,11 +176,8 @@ class RunStore:
         tasks: Mapping[str, str],
     ) -> RunMeta:
         now = _now()
-        row = conn.execute(
-            "SELECT config_json, config_hash, lifebench_version, created_at, schema_version "
-            "FROM run_meta WHERE id = 1"
-        ).fetchone()
-        if row is None:
+        stored = _read_meta(conn)
+        if stored is None:
             config_json = canonical_json(config)
             conn.execute(
                 "INSERT INTO run_meta (id, schema_version, config_json, config_hash, "
@@ -191,13 +194,7 @@ class RunStore:
             added = sorted(tasks)
             resumed = False
         else:
-            meta = RunMeta(
-                config=json.loads(row[0]),
-                config_hash=row[1],
-                lifebench_version=row[2],
-                created_at=row[3],
-                schema_version=row[4],
-            )
+            meta = stored
             if meta.schema_version > SCHEMA_VERSION:
                 raise LifebenchError(
                     f"{directory / STORE_FILENAME} was written by a newer lifebench "

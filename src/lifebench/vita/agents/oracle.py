@@ -11,11 +11,11 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from math import asin, cos, radians, sin, sqrt
 from typing import Any
 
 from lifebench.messages import AssistantMessage, Message, ToolCall
 from lifebench.simulation import AGENT_STOP
+from lifebench.vita.domains._geo import delivery_minutes, haversine_m
 from lifebench.vita.grading.expected import RequiredOrder, required_orders, status_class
 from lifebench.vita.task import VitaTask
 from lifebench.vita.timefmt import format_time, parse_time
@@ -58,12 +58,6 @@ def _find_order_id(text: str) -> str | None:
     return None
 
 
-def _metres(lon1: float, lat1: float, lon2: float, lat2: float) -> float:
-    p1, p2, dl, dp = radians(lat1), radians(lat2), radians(lon2 - lon1), radians(lat2 - lat1)
-    h = sin(dp / 2) ** 2 + cos(p1) * cos(p2) * sin(dl / 2) ** 2
-    return 2 * 6_371_000 * asin(sqrt(h))
-
-
 class _DeliveryPlanner:
     """Plans delivery-domain calls for one task.
 
@@ -97,15 +91,16 @@ class _DeliveryPlanner:
         if delivery is not None:
             store = self.stores.get(str(r.get("store_id"))) or {}
             sl = store.get("location") or {}
-            minutes = 25.0
+            minutes = delivery_minutes(0)
             if loc is not None and sl:
-                d = _metres(
-                    float(sl["longitude"]),
-                    float(sl["latitude"]),
-                    float(loc["longitude"]),
-                    float(loc["latitude"]),
+                minutes = delivery_minutes(
+                    haversine_m(
+                        float(sl["longitude"]),
+                        float(sl["latitude"]),
+                        float(loc["longitude"]),
+                        float(loc["latitude"]),
+                    )
                 )
-                minutes = round(25 + int(d) * 0.00651)
             when = delivery - timedelta(minutes=minutes)
         elif dispatch is not None:
             when = dispatch

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime, timedelta
-from math import asin, cos, radians, sin, sqrt
 from typing import Any
 
 from rapidfuzz import fuzz
 
 from lifebench.evaluation import BasisResult, CriterionVerdict
 from lifebench.simulation import Simulation
+from lifebench.vita.domains._geo import haversine_m
 from lifebench.vita.grading.expected import (
     RequiredOrder,
     required_orders,
@@ -56,16 +56,11 @@ def _minutes_late_or_early(got: object, want: object, earliest: datetime | None)
 
 def _metres(a: Mapping[str, Any], b: Mapping[str, Any]) -> float | None:
     try:
-        lon1, lat1, lon2, lat2 = (
-            radians(float(a["longitude"])),
-            radians(float(a["latitude"])),
-            radians(float(b["longitude"])),
-            radians(float(b["latitude"])),
+        return haversine_m(
+            float(a["longitude"]), float(a["latitude"]), float(b["longitude"]), float(b["latitude"])
         )
     except (KeyError, TypeError, ValueError):
         return None
-    h = sin((lat2 - lat1) / 2) ** 2 + cos(lat1) * cos(lat2) * sin((lon2 - lon1) / 2) ** 2
-    return 2 * 6_371_000 * asin(sqrt(h))
 
 
 def same_text(a: str, b: str) -> bool:
