@@ -166,3 +166,33 @@ def test_episode_with_llm_agent_and_scripted_user_is_deterministic() -> None:
 
     assert asyncio.run(once()) == asyncio.run(once())
     assert VitaSuite().domains() == ("delivery",)
+
+
+def test_solo_agent_with_dummy_user(tmp_path: Path) -> None:
+    agent = ScriptedModel(
+        [
+            AssistantMessage(
+                tool_calls=[ToolCall(id="1", name="get_user_all_orders", arguments="{}")]
+            ),
+            "Done: nothing to change. ###STOP###",
+        ]
+    )
+    user = ScriptedModel(["Everything at once: check my orders."])
+    factory = ModelFactory()
+    factory.register("a", agent)
+    factory.register("u", user)
+    options = RunOptions(
+        agent="solo",
+        user="dummy",
+        agent_model="a",
+        user_model="u",
+        num_tasks=1,
+        out=str(tmp_path / "solo"),
+        quiet=True,
+    )
+    exp, summary = asyncio.run(
+        run_experiment(options, models=factory, progress=Progress(quiet=True))
+    )
+    assert summary.done == 1 and len(user.calls) == 1
+    assert "There is no one to ask" in agent.calls[0].messages[0].content
+    assert "all of <instructions> at once" in user.calls[0].messages[0].content
