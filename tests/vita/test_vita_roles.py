@@ -190,7 +190,7 @@ def test_solo_agent_with_dummy_user(tmp_path: Path) -> None:
         out=str(tmp_path / "solo"),
         quiet=True,
     )
-    exp, summary = asyncio.run(
+    _exp, summary = asyncio.run(
         run_experiment(options, models=factory, progress=Progress(quiet=True))
     )
     assert summary.done == 1 and len(user.calls) == 1

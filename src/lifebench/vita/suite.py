@@ -86,7 +86,7 @@ class VitaSuite:
         now = str(task.environment.get("time", ""))
         agent: Agent
         if options.agent == "oracle":
-            agent = OracleAgent(task, language=lang)
+            agent = OracleAgent(task, domain=options.domain, language=lang)
         elif options.agent == "noop":
             agent = NoopAgent()
         else:

@@ -1,190 +1,39 @@
-"""The oracle agent: derives tool calls from ``expected_states`` and runs them as an agent would.
+"""The oracle agent: replays a plan derived from ``expected_states`` as an agent would.
 
 It knows the answer but has no privileged access: every action is an ordinary tool call that
 goes through argument validation and the environment, one call per message, and ids it needs
-(the order id of an order it just created) are read from the tool results it received.
+(the id of a record it just created) are read from the tool results it received.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from datetime import datetime, timedelta
-from typing import Any
 
+from lifebench.errors import InputError
 from lifebench.messages import AssistantMessage, Message, ToolCall
 from lifebench.simulation import AGENT_STOP
-from lifebench.vita.domains._geo import delivery_minutes, haversine_m
-from lifebench.vita.grading.expected import RequiredOrder, required_orders, status_class
+from lifebench.vita.agents.plan import PlannedCall, find_key
 from lifebench.vita.task import VitaTask
-from lifebench.vita.timefmt import format_time, parse_time
+
+#: Planner of each domain, imported only when used: ``module:function``.
+_PLANNERS: Mapping[str, str] = {
+    "delivery": "lifebench.vita.agents.plan_delivery:plan_delivery",
+}
 
 
-@dataclass(frozen=True)
-class PlannedCall:
-    """One step of the oracle's plan.
-
-    With ``use_last_order_id`` the ``order_id`` argument is the id of the order the previous
-    successful tool result described (the order just created).
-    """
-
-    name: str
-    args: Mapping[str, Any]
-    use_last_order_id: bool = False
-
-    def arguments(self, last_order_id: str | None) -> dict[str, Any]:
-        """The call's arguments, completed with the latest order id when needed."""
-        out = dict(self.args)
-        if self.use_last_order_id:
-            out["order_id"] = last_order_id or ""
-        return out
-
-
-def _find_order_id(text: str) -> str | None:
-    try:
-        value: Any = json.loads(text)
-    except json.JSONDecodeError:
-        return None
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, Mapping):
-            if isinstance(item.get("order_id"), str):
-                return str(item["order_id"])
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return None
-
-
-class _DeliveryPlanner:
-    """Plans delivery-domain calls for one task.
-
-    With ``distractor=True`` every new order swaps its first product for another product of the
-    same store that the task does not ask for: a near miss that state grading must reject.
-    """
-
-    def __init__(self, task: VitaTask, *, distractor: bool = False) -> None:
-        self.task = task
-        self.distractor = distractor
-        env = task.environment
-        self.user_id = str(env.get("user_id", ""))
-        self.now = parse_time(env.get("time")) or datetime.min  # noqa: DTZ901 - naive task clock
-        self.stores: Mapping[str, Any] = env.get("stores") or {}
-        self.locations: list[Mapping[str, Any]] = list(env.get("location") or [])
-
-    def _address(self, req: RequiredOrder) -> tuple[str, Mapping[str, Any] | None]:
-        loc = req.record.get("location")
-        if isinstance(loc, Mapping) and loc.get("address"):
-            return str(loc["address"]), loc
-        if self.locations:
-            return str(self.locations[0].get("address", "")), self.locations[0]
-        return "", None
-
-    def _dispatch(self, req: RequiredOrder, loc: Mapping[str, Any] | None) -> str:
-        """Dispatch time that delivers at the expected delivery time (else the expected dispatch)."""
-        r = req.record
-        when = self.now
-        delivery = parse_time(r.get("delivery_time"))
-        dispatch = parse_time(r.get("dispatch_time"))
-        if delivery is not None:
-            store = self.stores.get(str(r.get("store_id"))) or {}
-            sl = store.get("location") or {}
-            minutes = delivery_minutes(0)
-            if loc is not None and sl:
-                minutes = delivery_minutes(
-                    haversine_m(
-                        float(sl["longitude"]),
-                        float(sl["latitude"]),
-                        float(loc["longitude"]),
-                        float(loc["latitude"]),
-                    )
-                )
-            when = delivery - timedelta(minutes=minutes)
-        elif dispatch is not None:
-            when = dispatch
-        return format_time(max(when, self.now))
-
-    def _offered(self, store_id: str, product_id: str) -> list[str]:
-        for p in (self.stores.get(store_id) or {}).get("products") or []:
-            if p.get("product_id") == product_id:
-                attrs = p.get("attributes") or []
-                return [str(a) for a in attrs] if isinstance(attrs, list) else [str(attrs)]
-        return []
-
-    def _swap_first(
-        self, store_id: str, lines: list[tuple[str, int, str]]
-    ) -> tuple[str, list[tuple[str, int, str]]]:
-        """Another product of the same store, else a product of another store (never a target)."""
-        wanted = {
-            pid
-            for req in required_orders(self.task, frozenset({"delivery"}))
-            for pid, _, _ in req.product_lines()
-        }
-        ordered = sorted(self.stores.items(), key=lambda kv: kv[0] != store_id)
-        for sid, store in ordered:
-            for p in (store or {}).get("products") or []:
-                pid = str(p.get("product_id"))
-                if pid not in wanted:
-                    rest = lines[1:] if sid == store_id else []
-                    return sid, [(pid, lines[0][1], ""), *rest]
-        return store_id, lines
-
-    def plan(self) -> list[PlannedCall]:
-        calls: list[PlannedCall] = []
-        initial: Mapping[str, Any] = self.task.environment.get("orders") or {}
-        reqs = required_orders(self.task, frozenset({"delivery"}))
-        for req in (r for r in reqs if r.existing):
-            calls.extend(self._existing(req, initial[req.order_id]))
-        for req in (r for r in reqs if not r.existing):
-            calls.extend(self._new(req))
-        return calls
-
-    def _existing(self, req: RequiredOrder, before: Mapping[str, Any]) -> list[PlannedCall]:
-        oid = req.order_id
-        out: list[PlannedCall] = []
-        note = str(req.record.get("note") or "")
-        if note != str(before.get("note") or ""):
-            out.append(PlannedCall("modify_delivery_order", {"order_id": oid, "note": note}))
-        want, have = status_class(req.status), status_class(before.get("status"))
-        if want == "cancelled" and have != "cancelled":
-            out.append(PlannedCall("cancel_delivery_order", {"order_id": oid}))
-        elif want == "paid" and have == "unpaid":
-            out.append(PlannedCall("pay_delivery_order", {"order_id": oid}))
-        return out
-
-    def _new(self, req: RequiredOrder) -> list[PlannedCall]:
-        lines = req.product_lines()
-        if not lines:
-            return []
-        store_id = str(req.record.get("store_id"))
-        if self.distractor:
-            store_id, lines = self._swap_first(store_id, lines)
-        address, loc = self._address(req)
-        args: dict[str, Any] = {
-            "user_id": self.user_id,
-            "store_id": store_id,
-            "product_ids": [pid for pid, _, _ in lines],
-            "product_cnts": [qty for _, qty, _ in lines],
-            "address": address,
-            "dispatch_time": self._dispatch(req, loc),
-            "attributes": [a if a in self._offered(store_id, pid) else "" for pid, _, a in lines],
-        }
-        if req.record.get("note"):
-            args["note"] = str(req.record["note"])
-        out = [PlannedCall("create_delivery_order", args)]
-        cls = status_class(req.status)
-        if cls == "paid":
-            out.append(PlannedCall("pay_delivery_order", {}, use_last_order_id=True))
-        elif cls == "cancelled":
-            out.append(PlannedCall("cancel_delivery_order", {}, use_last_order_id=True))
-        return out
-
-
-def oracle_plan(task: VitaTask, *, distractor: bool = False) -> list[PlannedCall]:
-    """The tool calls the oracle (or its distractor variant) makes for ``task``."""
-    return _DeliveryPlanner(task, distractor=distractor).plan()
+def oracle_plan(
+    task: VitaTask, *, domain: str = "delivery", distractor: bool = False
+) -> list[PlannedCall]:
+    """The tool calls the oracle (or its distractor variant) makes for ``task`` in ``domain``."""
+    target = _PLANNERS.get(domain)
+    if target is None:
+        raise InputError(f"no oracle for vita domain '{domain}'", task_id=task.id)
+    module, _, name = target.partition(":")
+    planner = getattr(importlib.import_module(module), name)
+    plan: list[PlannedCall] = planner(task, distractor=distractor)
+    return plan
 
 
 class OracleAgent:
@@ -193,8 +42,15 @@ class OracleAgent:
     ``distractor=True`` makes the near-miss variant used to prove that grading discriminates.
     """
 
-    def __init__(self, task: VitaTask, *, language: str = "en", distractor: bool = False) -> None:
-        self._plan = oracle_plan(task, distractor=distractor)
+    def __init__(
+        self,
+        task: VitaTask,
+        *,
+        domain: str = "delivery",
+        language: str = "en",
+        distractor: bool = False,
+    ) -> None:
+        self._plan = oracle_plan(task, domain=domain, distractor=distractor)
         self._next = 0
         self._done_text = (
             "全部办好了。请问还有其他需要吗？"
@@ -205,22 +61,30 @@ class OracleAgent:
 
     async def respond(self, trajectory: Sequence[Message]) -> AssistantMessage:
         """The next planned tool call, then a closing question, then ###STOP###."""
-        last_order_id = None
-        for m in reversed(trajectory):
-            if m.role == "tool" and not m.error:
-                last_order_id = _find_order_id(m.content)
-                if last_order_id:
-                    break
         if self._next < len(self._plan):
             step = self._plan[self._next]
             self._next += 1
+            filled = _latest(trajectory, step.fill) if step.fill else None
             call = ToolCall(
                 id=f"oracle-{self._next}",
                 name=step.name,
-                arguments=json.dumps(step.arguments(last_order_id), ensure_ascii=False),
+                arguments=_dumps(step.arguments(filled)),
             )
             return AssistantMessage(tool_calls=[call])
         if not self._said_done:
             self._said_done = True
             return AssistantMessage(content=self._done_text)
         return AssistantMessage(content=AGENT_STOP)
+
+
+def _latest(trajectory: Sequence[Message], key: str) -> str | None:
+    for m in reversed(trajectory):
+        if m.role == "tool" and not m.error:
+            found = find_key(m.content, key)
+            if found:
+                return found
+    return None
+
+
+def _dumps(args: object) -> str:
+    return json.dumps(args, ensure_ascii=False)
