@@ -1,4 +1,4 @@
-"""The VitaBench suite: plugs the delivery domain, prompts, oracle and evaluators into the core."""
+"""The VitaBench suite: plugs its domains, prompts, oracle and evaluators into the core."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from lifebench._util.text import Language
+from lifebench.environment import Environment
 from lifebench.errors import InputError
 from lifebench.evaluation import Evaluator
 from lifebench.models import GenerateConfig
@@ -25,12 +26,9 @@ from lifebench.suites._registry import ModelResolver
 from lifebench.tools import ToolSet
 from lifebench.vita import prompts
 from lifebench.vita.agents.oracle import OracleAgent
-from lifebench.vita.domains.delivery import DeliveryEnvironment
-from lifebench.vita.grading.state import OrderStateEvaluator
+from lifebench.vita.domains.registry import available_domains, domain_spec, resolve
 from lifebench.vita.loader import load_bundled_tasks, load_tasks
 from lifebench.vita.task import VitaTask
-
-_DOMAINS = ("delivery",)
 
 
 def _empty_task(domain: str) -> VitaTask:
@@ -40,20 +38,16 @@ def _empty_task(domain: str) -> VitaTask:
 
 
 class VitaSuite:
-    """VitaBench: delivery today; in-store, OTA and cross-scenario plug in the same way."""
+    """VitaBench: each domain plugs an environment, an oracle planner and a state grader."""
 
     name = "vita"
 
     def domains(self) -> Sequence[str]:
-        """Domains implemented so far."""
-        return _DOMAINS
+        """Domains whose parts are installed."""
+        return tuple(available_domains())
 
     def _check_domain(self, domain: str) -> None:
-        if domain not in _DOMAINS:
-            raise InputError(
-                f"unknown vita domain '{domain}'; available: {', '.join(_DOMAINS)}",
-                field="--domain",
-            )
+        domain_spec(domain)
 
     def load_tasks(self, source: Path | None, domain: str, language: Language) -> list[Any]:
         """Official tasks from ``source``, or the bundled demo tasks."""
@@ -62,10 +56,10 @@ class VitaSuite:
             return list(load_bundled_tasks(domain, language))
         return list(load_tasks(source))
 
-    def environment(self, task: VitaTask, domain: str, language: Language) -> DeliveryEnvironment:
+    def environment(self, task: VitaTask, domain: str, language: Language) -> Environment:
         """A fresh environment over ``task``'s database."""
-        self._check_domain(domain)
-        return DeliveryEnvironment(task, language=language)
+        env: Environment = resolve(domain_spec(domain).environment)(task, language=language)
+        return env
 
     def toolset(self, domain: str, language: Language, task: Any | None = None) -> ToolSet:
         """The domain's tools (over ``task``'s data, or an empty world)."""
@@ -124,13 +118,14 @@ class VitaSuite:
         )
 
     def build_evaluators(self, options: RunOptions, models: ModelResolver) -> dict[str, Evaluator]:
-        """The state evaluator (the rubric judge arrives with its own issue)."""
+        """The domain's state evaluator (the rubric judge arrives with its own issue)."""
         if options.evaluator != "state":
             raise InputError(
                 f"evaluator '{options.evaluator}' is not available yet; use --evaluator state",
                 field="--evaluator",
             )
-        return {"state": OrderStateEvaluator(frozenset({"delivery"}))}
+        evaluator: Evaluator = resolve(domain_spec(options.domain).evaluator)()
+        return {"state": evaluator}
 
     def reward_bases(self, options: RunOptions) -> list[str]:
         """Bases whose product is the reward."""

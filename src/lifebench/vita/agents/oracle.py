@@ -7,32 +7,21 @@ goes through argument validation and the environment, one call per message, and 
 
 from __future__ import annotations
 
-import importlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
-from lifebench.errors import InputError
 from lifebench.messages import AssistantMessage, Message, ToolCall
 from lifebench.simulation import AGENT_STOP
 from lifebench.vita.agents.plan import PlannedCall, find_key
+from lifebench.vita.domains.registry import domain_spec, resolve
 from lifebench.vita.task import VitaTask
-
-#: Planner of each domain, imported only when used: ``module:function``.
-_PLANNERS: Mapping[str, str] = {
-    "delivery": "lifebench.vita.agents.plan_delivery:plan_delivery",
-}
 
 
 def oracle_plan(
     task: VitaTask, *, domain: str = "delivery", distractor: bool = False
 ) -> list[PlannedCall]:
     """The tool calls the oracle (or its distractor variant) makes for ``task`` in ``domain``."""
-    target = _PLANNERS.get(domain)
-    if target is None:
-        raise InputError(f"no oracle for vita domain '{domain}'", task_id=task.id)
-    module, _, name = target.partition(":")
-    planner = getattr(importlib.import_module(module), name)
-    plan: list[PlannedCall] = planner(task, distractor=distractor)
+    plan: list[PlannedCall] = resolve(domain_spec(domain).planner)(task, distractor=distractor)
     return plan
 
 

@@ -269,3 +269,8 @@ class OrderStateEvaluator:
                 evidence=", ".join(extra) or "none",
             ),
         ]
+
+
+def delivery_state_evaluator() -> OrderStateEvaluator:
+    """The ``state`` evaluator of the delivery domain."""
+    return OrderStateEvaluator(frozenset({"delivery"}))
