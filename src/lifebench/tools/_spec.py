@@ -44,6 +44,12 @@ class ToolSpec:
     returns: Text | None = None
     name: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    """Derived, immutable artefacts (argument model, schemas) computed once per function.
+
+    They depend only on the function's signature and this spec, never on an instance or a
+    task, so every environment built from the same class shares them safely.
+    """
 
 
 def tool(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import inspect
 import json
 import typing
@@ -66,6 +67,31 @@ def _inline(schema: Any, defs: Mapping[str, Any]) -> Any:
     return out
 
 
+def _build_arguments(
+    name: str, fn: Callable[..., Any]
+) -> tuple[type[BaseModel], Mapping[str, Text]]:
+    """The strict argument model of ``fn`` and the per-parameter documentation."""
+    hints = typing.get_type_hints(fn, include_extras=True)
+    fields: dict[str, Any] = {}
+    docs: dict[str, Text] = {}
+    for pname, param in inspect.signature(fn).parameters.items():
+        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+            raise TypeError(f"tool {name}: *args/**kwargs are not allowed")
+        if pname not in hints:
+            raise TypeError(f"tool {name}: parameter '{pname}' has no type annotation")
+        annotation, doc = _strip_param(hints[pname])
+        default = ... if param.default is inspect.Parameter.empty else param.default
+        fields[pname] = (annotation, default)
+        if doc is not None:
+            docs[pname] = doc.description
+    model = create_model(
+        f"{name}_arguments",
+        __config__=ConfigDict(extra="forbid", strict=True),
+        **fields,
+    )
+    return model, docs
+
+
 def _describe_error(err: dict[str, Any]) -> str:
     loc = ".".join(str(p) for p in err.get("loc", ()))
     kind = err.get("type", "")
@@ -93,24 +119,14 @@ class Tool:
         if spec is None:
             raise TypeError(f"{fn!r} is not decorated with @tool")
         name = spec.name or fn.__name__
-        hints = typing.get_type_hints(fn, include_extras=True)
-        fields: dict[str, Any] = {}
-        docs: dict[str, Text] = {}
-        for pname, param in inspect.signature(fn).parameters.items():
-            if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
-                raise TypeError(f"tool {name}: *args/**kwargs are not allowed")
-            if pname not in hints:
-                raise TypeError(f"tool {name}: parameter '{pname}' has no type annotation")
-            annotation, doc = _strip_param(hints[pname])
-            default = ... if param.default is inspect.Parameter.empty else param.default
-            fields[pname] = (annotation, default)
-            if doc is not None:
-                docs[pname] = doc.description
-        model = create_model(
-            f"{name}_arguments",
-            __config__=ConfigDict(extra="forbid", strict=True),
-            **fields,
-        )
+        underlying = getattr(fn, "__func__", fn)
+        cacheable = getattr(underlying, TOOL_SPEC_ATTR, None) is spec
+        cached = spec.memo.get("definition") if cacheable else None
+        if cached is None:
+            cached = _build_arguments(name, fn)
+            if cacheable:
+                spec.memo["definition"] = cached
+        model, docs = cached
         return cls(name=name, spec=spec, fn=fn, args_model=model, param_docs=docs)
 
     @property
@@ -145,7 +161,14 @@ class Tool:
         }
 
     def openai_schema(self, language: Language = "en") -> dict[str, Any]:
-        """The OpenAI function-calling schema of this tool."""
+        """The OpenAI function-calling schema of this tool (a fresh copy; computed once)."""
+        key = ("openai_schema", language, self.name, self.args_model)
+        if key not in self.spec.memo:
+            self.spec.memo[key] = self._openai_schema(language)
+        schema: dict[str, Any] = copy.deepcopy(self.spec.memo[key])
+        return schema
+
+    def _openai_schema(self, language: Language) -> dict[str, Any]:
         return {
             "type": "function",
             "function": {
