@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from lifebench._util.text import Language
 from lifebench.cli._common import user_errors, write_json
 
 app = typer.Typer(help="Inspect task files.", no_args_is_help=True)
@@ -50,3 +51,79 @@ def validate(
         typer.echo(f"{file}: {len(tasks)} tasks OK ({len(issues)} lint findings)")
     if strict and any(i.severity == "error" for i in issues):
         raise typer.Exit(code=1)
+
+
+@app.command("stats")
+def stats(
+    files: Annotated[
+        list[Path] | None,
+        typer.Argument(help="Task files (default: every bundled task set)."),
+    ] = None,
+    domain: Annotated[
+        str | None, typer.Option(help="Domain of every file (default: inferred from its tables).")
+    ] = None,
+    language: Annotated[str, typer.Option(help="Language of the bundled sets.")] = "en",
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Complexity of task sets: the analogue of VitaBench's Tables 2 and 5.
+
+    Per set: tasks, providers, products, transactions, search space (their sum), reasoning
+    points (rubrics per task), instruction length, and the tool graph (tools, edges, density).
+    """
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    from lifebench.vita.domains.registry import available_domains
+    from lifebench.vita.loader import available_bundled_tasks, load_bundled_tasks, load_tasks
+    from lifebench.vita.stats import DomainStats, infer_domain, task_stats
+    from lifebench.vita.suite import VitaSuite
+
+    suite = VitaSuite()
+    rows: list[DomainStats] = []
+    with user_errors():
+        lang: Language = "zh" if language == "zh" else "en"
+        if files:
+            sets = [(str(f), load_tasks(f)) for f in files]
+        else:
+            sets = [
+                (f"(bundled {d} {lang})", load_bundled_tasks(d, lang))
+                for d, lng in available_bundled_tasks()
+                if lng == lang and d in available_domains()
+            ]
+        for source, tasks in sets:
+            dom = domain or infer_domain(tasks)
+            rows.append(task_stats(tasks, dom, suite.toolset(dom, lang), source))
+    if as_json:
+        write_json(
+            json.dumps([r.model_dump(mode="json") for r in rows], ensure_ascii=False, indent=2)
+        )
+        return
+    table = Table(
+        title="Task-set complexity (VitaBench Tables 2 and 5)",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
+    )
+    columns = ["#", "domain", "tasks", "prov", "prod", "trans", "space", "reas"]
+    columns += ["instr", "tools", "edges", "dens"]
+    for col in columns:
+        table.add_column(col, justify="left" if col == "domain" else "right", no_wrap=True)
+    for i, r in enumerate(rows, 1):
+        cells = [str(i), r.domain, str(r.n_tasks), str(r.providers), str(r.products)]
+        cells += [str(r.transactions), str(r.search_space), f"{r.reasoning_points:.1f}"]
+        cells += [f"{r.instruction_chars:.0f}", str(r.tools), str(r.edges)]
+        cells += [f"{r.density:.1%}"]
+        table.add_row(*cells)
+    console = Console()
+    console.print(table)
+    console.print(
+        "prov/prod/trans = providers, products, pre-existing transactions; space = their sum; "
+        "reas = rubrics per task; instr = mean instruction characters; dens = edge density"
+    )
+    for i, r in enumerate(rows, 1):
+        k = r.tools_by_kind
+        kinds = (
+            f"{k.get('write', 0)} write / {k.get('read', 0)} read / {k.get('general', 0)} general"
+        )
+        console.print(f"  #{i}: {r.source} — tools: {kinds}", highlight=False)
