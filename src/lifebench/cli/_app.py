@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from lifebench.cli._eval import eval_
 from lifebench.cli._report import report
 from lifebench.cli._run import run
 from lifebench.cli._tasks import app as tasks_app
@@ -18,5 +19,6 @@ app = typer.Typer(
 )
 app.command("run")(run)
 app.command("report")(report)
+app.command("eval")(eval_)
 app.add_typer(tasks_app, name="tasks")
 app.add_typer(tools_app, name="tools")

@@ -43,7 +43,9 @@ def run(
             help="llm | dummy | scripted (default: llm with --user-model, else scripted)."
         ),
     ] = None,
-    evaluator: Annotated[str, typer.Option(help="Reward basis: state.")] = "state",
+    evaluator: Annotated[
+        str, typer.Option(help="Reward basis: state | rubric | both (state AND rubric).")
+    ] = "state",
     agent_model: Annotated[
         str | None, typer.Option(help="Agent model: a name from --models or MODEL@BASE_URL.")
     ] = None,
@@ -52,6 +54,14 @@ def run(
     models: Annotated[
         Path | None, typer.Option("--models", help="Models config file (YAML or JSON).")
     ] = None,
+    judge_variant: Annotated[
+        str, typer.Option(help="sliding | full | sliding-norubric | full-norubric.")
+    ] = "sliding",
+    window: Annotated[int, typer.Option(help="Messages per judge window.")] = 10,
+    overlap: Annotated[int, typer.Option(help="Messages shared by consecutive windows.")] = 2,
+    rubric_dedup: Annotated[
+        str, typer.Option(help="Rubric de-duplication: paraphrase | exact (official) | overall.")
+    ] = "paraphrase",
     language: Annotated[str, typer.Option(help="en | zh: prompts and tool descriptions.")] = "en",
     concurrency: Annotated[int, typer.Option(min=1, help="Units run at once.")] = 8,
     out: Annotated[
@@ -94,6 +104,10 @@ def run(
             "agent_model": agent_model,
             "user_model": user_model,
             "judge_model": judge_model,
+            "judge_variant": judge_variant,
+            "window": window,
+            "overlap": overlap,
+            "rubric_dedup": rubric_dedup,
             "language": language,
             "max_steps": max_steps,
             "max_errors": max_errors,

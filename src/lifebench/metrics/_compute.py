@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from lifebench.evaluation._types import Evaluation
+from lifebench.metrics._agreement import basis_kappa, usage_by_basis
 from lifebench.metrics._bootstrap import bootstrap_ci
 from lifebench.metrics._passk import is_success, pass_at_k, pass_hat_k
 from lifebench.metrics._records import STATUS_DONE, STATUS_INFRA_ERROR, ResultRecord
@@ -187,6 +188,13 @@ def compute_metrics(
         retries=RetryStats(model=model_retries(recorded), unit_reruns=unit_reruns),
         reward_by_basis=by_basis,
         score_by_basis=score_by_basis,
+        kappa_state_vs_rubric=basis_kappa(scored_evaluations, "state", "rubric"),
+        kappa_by_pair={
+            f"{a}~{b}": basis_kappa(scored_evaluations, a, b)
+            for i, a in enumerate(sorted(by_basis))
+            for b in sorted(by_basis)[i + 1 :]
+        },
+        usage_by_basis=usage_by_basis(scored_evaluations),
         tasks=rows,
         warnings=_warnings(rows, scored_rows, max_k, n_errors, n_pending, n_grading_errors),
     )

@@ -46,6 +46,18 @@ class RetryStats(_Frozen):
     unit_reruns: int = Field(0, description="Units executed again after an infra error.")
 
 
+class BasisUsage(_Frozen):
+    """Judge usage of one evaluation basis over a run (compare sliding-window vs full)."""
+
+    evaluations: int = Field(description="Evaluations that computed this basis.")
+    calls: int = Field(0, description="Model calls made for it (re-asks included).")
+    prompt_tokens: int = Field(0, description="Total prompt tokens.")
+    completion_tokens: int = Field(0, description="Total completion tokens.")
+    cost: float = Field(0.0, description="Total cost in US dollars.")
+    mean_tokens: float = Field(0.0, description="Mean prompt + completion tokens per evaluation.")
+    mean_cost: float = Field(0.0, description="Mean cost per evaluation.")
+
+
 class BootstrapInfo(_Frozen):
     """How the confidence intervals were computed."""
 
@@ -110,6 +122,17 @@ class Metrics(_Frozen):
     )
     score_by_basis: dict[str, float] = Field(
         default_factory=dict, description="Mean fraction of criteria met per basis."
+    )
+    kappa_state_vs_rubric: float | None = Field(
+        None,
+        description="Cohen's κ between the state and rubric bases' success verdicts, over "
+        "simulations graded on both (None when there are none).",
+    )
+    kappa_by_pair: dict[str, float | None] = Field(
+        default_factory=dict, description="κ between every pair of bases, keyed 'a~b'."
+    )
+    usage_by_basis: dict[str, BasisUsage] = Field(
+        default_factory=dict, description="Judge tokens and cost per basis."
     )
     tasks: list[TaskMetrics] = Field(default_factory=list, description="Per-task rows.")
     warnings: list[str] = Field(default_factory=list, description="Caveats about the numbers.")

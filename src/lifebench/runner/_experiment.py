@@ -8,21 +8,21 @@ selects tasks, derives per-unit seeds, opens the run store, builds models, and h
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from lifebench._util.hashing import derive_seed
 from lifebench.errors import InfrastructureError, InputError
-from lifebench.evaluation import Evaluator, combine
+from lifebench.evaluation import Evaluation, Evaluator, JudgeError, combine
 from lifebench.models import ModelFactory
 from lifebench.models._cache import ModelCache
 from lifebench.runner._progress import Progress
 from lifebench.runner._scheduler import RunSummary, run_units
 from lifebench.runner._store import RunStore
 from lifebench.runner._units import UnitOutcome, WorkUnit
-from lifebench.simulation import TerminationReason, run_episode
+from lifebench.simulation import Simulation, TerminationReason, run_episode
 from lifebench.suites import RunOptions, Suite, get_suite
 
 CACHE_FILENAME = "model_cache.sqlite"
@@ -84,11 +84,41 @@ class Experiment:
         simulation = await run_episode(episode)
         if simulation.termination is TerminationReason.INFRASTRUCTURE_ERROR:
             return UnitOutcome(simulation=simulation, error=simulation.error, infra=True)
+        evaluation = await evaluate(task, simulation, self.evaluators, self.bases)
+        return UnitOutcome(simulation=simulation, evaluation=evaluation)
+
+
+async def evaluate(
+    task: Any,
+    simulation: Simulation,
+    evaluators: Mapping[str, Evaluator],
+    bases: Sequence[str],
+    previous: Evaluation | None = None,
+) -> Evaluation:
+    """Grade ``simulation`` with every evaluator; the reward is the product of ``bases``.
+
+    Results of ``previous`` for bases not recomputed now are kept (re-grading adds a basis
+    without losing the others). A judge that fails after its re-asks — or whose model call
+    fails — yields an evaluation *error*: recorded, excluded from the metrics until re-graded,
+    and never a reason to re-run the rollout.
+    """
+    results = dict(previous.by_basis) if previous is not None else {}
+    errors: list[str] = []
+    for name, evaluator in evaluators.items():
         try:
-            results = {b: await ev.evaluate(task, simulation) for b, ev in self.evaluators.items()}
-        except InfrastructureError as exc:
-            return UnitOutcome(simulation=simulation, error=f"evaluation failed: {exc}", infra=True)
-        return UnitOutcome(simulation=simulation, evaluation=combine(results, self.bases))
+            results[name] = await evaluator.evaluate(task, simulation)
+        except (JudgeError, InfrastructureError) as exc:
+            errors.append(f"{name}: {exc}")
+    missing = [b for b in bases if b not in results]
+    if errors or missing:
+        detail = "; ".join(errors) or f"bases not computed: {', '.join(missing)}"
+        return Evaluation(
+            reward=0.0,
+            basis="+".join(bases),
+            by_basis=results,
+            error=f"evaluation failed: {detail}",
+        )
+    return combine(results, list(bases))
 
 
 def build_experiment(
@@ -150,6 +180,7 @@ async def run_experiment(
         config,
         options.config_hash(),
         {i: t.content_hash() for i, t in exp.tasks.items()},
+        {i: t.model_dump_json() for i, t in exp.tasks.items()},
     )
     try:
         summary = await run_units(exp.units, exp.execute_unit, store, options.concurrency, progress)

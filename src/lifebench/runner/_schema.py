@@ -53,4 +53,8 @@ CREATE TABLE IF NOT EXISTS attempts (
     at            TEXT    NOT NULL
 );
 CREATE INDEX IF NOT EXISTS attempts_unit ON attempts (task_id, trial);
+CREATE TABLE IF NOT EXISTS task_data (
+    task_id   TEXT PRIMARY KEY REFERENCES tasks (task_id),
+    task_json TEXT NOT NULL
+);
 """

@@ -127,13 +127,16 @@ class RunStore:
         config: Mapping[str, Any],
         config_hash: str,
         tasks: Mapping[str, str],
+        task_data: Mapping[str, str] | None = None,
     ) -> RunStore:
         """Create the run store in ``run_dir``, or resume the one already there.
 
         ``tasks`` maps task id to the task's content hash. On resume the configuration hash must
         match the stored one and every stored task must still be present with the same hash;
         otherwise :class:`~lifebench.errors.ConfigChangedError` names the configuration keys
-        and task ids that differ. Tasks not seen before are added.
+        and task ids that differ. Tasks not seen before are added. ``task_data`` (task id →
+        the task's JSON) is kept so that saved trajectories can be re-graded without the
+        original task file.
         """
         directory = Path(run_dir)
         directory.mkdir(parents=True, exist_ok=True)
@@ -145,6 +148,10 @@ class RunStore:
                     if statement.strip():
                         conn.execute(statement)
                 meta = cls._init_or_check(conn, directory, dict(config), config_hash, tasks)
+                conn.executemany(
+                    "INSERT OR IGNORE INTO task_data (task_id, task_json) VALUES (?, ?)",
+                    sorted((task_data or {}).items()),
+                )
         except BaseException:
             conn.close()
             raise
@@ -479,6 +486,14 @@ class RunStore:
             )
             for r in rows
         ]
+
+    def task_data(self) -> dict[str, str]:
+        """Stored task JSON by task id (runs created before it was kept have none)."""
+        return dict(
+            self._conn.execute(
+                "SELECT task_id, task_json FROM task_data ORDER BY task_id"
+            ).fetchall()
+        )
 
     def tasks(self) -> dict[str, str]:
         """Stored task ids and content hashes."""

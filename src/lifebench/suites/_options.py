@@ -12,6 +12,8 @@ from lifebench._util.text import Language
 AgentKind = Literal["llm", "solo", "oracle", "noop"]
 UserKind = Literal["llm", "dummy", "scripted"]
 EvaluatorKind = Literal["state", "rubric", "both"]
+JudgeVariantKind = Literal["sliding", "full", "sliding-norubric", "full-norubric"]
+DedupKind = Literal["exact", "paraphrase", "overall"]
 
 # Options that change how fast a run goes but not what it computes; excluded from the hash.
 _OPERATIONAL = frozenset({"concurrency", "out", "models_file", "cache", "quiet"})
@@ -34,6 +36,14 @@ class RunOptions(BaseModel):
     agent_model: str | None = Field(None, description="Model spec for the agent.")
     user_model: str | None = Field(None, description="Model spec for the user simulator.")
     judge_model: str | None = Field(None, description="Model spec for the judge.")
+    judge_variant: JudgeVariantKind = Field(
+        "sliding", description="Judge: sliding windows or full trajectory, with or without rubrics."
+    )
+    window: int = Field(10, ge=1, description="Messages per judge window.")
+    overlap: int = Field(2, ge=0, description="Messages shared by consecutive judge windows.")
+    rubric_dedup: DedupKind = Field(
+        "paraphrase", description="How state and overall rubrics are de-duplicated."
+    )
     language: Language = Field("en", description="Prompt and tool-description language.")
     max_steps: int = Field(300, ge=1, description="Step limit per episode.")
     max_errors: int = Field(10, ge=1, description="Tool-error limit per episode.")
@@ -53,6 +63,10 @@ class RunOptions(BaseModel):
             raise ValueError(f"user '{self.user}' needs --user-model")
         if self.evaluator in ("rubric", "both") and not self.judge_model:
             raise ValueError(f"evaluator '{self.evaluator}' needs --judge-model")
+        if self.overlap >= self.window:
+            raise ValueError(
+                f"overlap ({self.overlap}) must be smaller than window ({self.window})"
+            )
         return self
 
     def semantic_dict(self) -> dict[str, Any]:

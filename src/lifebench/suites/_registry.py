@@ -54,6 +54,10 @@ class Suite(Protocol):
         """Tasks from ``source`` (an official file) or the bundled set when None."""
         ...
 
+    def parse_task(self, data: str) -> Any:
+        """A task from the JSON the run store kept (for re-grading)."""
+        ...
+
     def toolset(self, domain: str, language: Language, task: Any | None = None) -> ToolSet:
         """The tools of ``domain`` (over ``task``'s data when given, else an empty world)."""
         ...

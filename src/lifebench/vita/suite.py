@@ -27,6 +27,7 @@ from lifebench.tools import ToolSet
 from lifebench.vita import prompts
 from lifebench.vita.agents.oracle import OracleAgent
 from lifebench.vita.domains.registry import available_domains, domain_spec, resolve
+from lifebench.vita.grading.rubric import BASIS_OF_VARIANT, RubricJudge
 from lifebench.vita.loader import load_bundled_tasks, load_tasks
 from lifebench.vita.task import VitaTask
 
@@ -55,6 +56,10 @@ class VitaSuite:
         if source is None:
             return list(load_bundled_tasks(domain, language))
         return list(load_tasks(source))
+
+    def parse_task(self, data: str) -> VitaTask:
+        """A task from its stored JSON."""
+        return VitaTask.model_validate_json(data)
 
     def environment(self, task: VitaTask, domain: str, language: Language) -> Environment:
         """A fresh environment over ``task``'s database."""
@@ -118,15 +123,28 @@ class VitaSuite:
         )
 
     def build_evaluators(self, options: RunOptions, models: ModelResolver) -> dict[str, Evaluator]:
-        """The domain's state evaluator (the rubric judge arrives with its own issue)."""
-        if options.evaluator != "state":
-            raise InputError(
-                f"evaluator '{options.evaluator}' is not available yet; use --evaluator state",
-                field="--evaluator",
-            )
-        evaluator: Evaluator = resolve(domain_spec(options.domain).evaluator)()
-        return {"state": evaluator}
+        """The domain's ``state`` evaluator, always (it is cheap and deterministic), plus the
+        LLM judge when the reward basis asks for it."""
+        evaluators: dict[str, Evaluator] = {
+            "state": resolve(domain_spec(options.domain).evaluator)(),
+        }
+        if options.evaluator in ("rubric", "both"):
+            judge = self.judge(options, models)
+            evaluators[judge.basis] = judge
+        return evaluators
+
+    def judge(self, options: RunOptions, models: ModelResolver) -> RubricJudge:
+        """The rubric judge the options describe."""
+        return RubricJudge(
+            self._model(models, options.judge_model, "judge"),
+            variant=options.judge_variant,
+            window=options.window,
+            overlap=options.overlap,
+            dedup=options.rubric_dedup,
+            language=options.language,
+        )
 
     def reward_bases(self, options: RunOptions) -> list[str]:
-        """Bases whose product is the reward."""
-        return ["state"] if options.evaluator == "state" else ["state", "rubric"]
+        """Bases whose product is the reward: state, the judge's basis, or both."""
+        judge = BASIS_OF_VARIANT[options.judge_variant]
+        return {"state": ["state"], "rubric": [judge], "both": ["state", judge]}[options.evaluator]

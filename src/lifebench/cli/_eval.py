@@ -1,0 +1,76 @@
+"""``lifebench eval``: re-grade the saved trajectories of a run directory."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from lifebench.cli._common import user_errors
+
+
+def eval_(
+    run_dir: Annotated[Path, typer.Argument(help="A run directory (holds run.sqlite).")],
+    evaluator: Annotated[
+        str, typer.Option(help="Reward basis: state | rubric | both (state AND rubric).")
+    ] = "rubric",
+    judge_model: Annotated[
+        str | None, typer.Option(help="Judge model: a name from --models or MODEL@BASE_URL.")
+    ] = None,
+    judge_variant: Annotated[
+        str | None,
+        typer.Option(help="sliding (default) | full | sliding-norubric | full-norubric."),
+    ] = None,
+    window: Annotated[int | None, typer.Option(help="Messages per judge window (10).")] = None,
+    overlap: Annotated[int | None, typer.Option(help="Messages shared by windows (2).")] = None,
+    rubric_dedup: Annotated[
+        str | None, typer.Option(help="paraphrase (default) | exact (official) | overall.")
+    ] = None,
+    models: Annotated[
+        Path | None, typer.Option("--models", help="Models config file (YAML or JSON).")
+    ] = None,
+    concurrency: Annotated[int, typer.Option(min=1, help="Simulations graded at once.")] = 8,
+    quiet: Annotated[bool, typer.Option(help="No progress display.")] = False,
+) -> None:
+    """Grade saved trajectories again, without re-running them.
+
+    New bases are added to each stored evaluation (earlier ones are kept) and the reward is
+    recomputed from --evaluator. Judge calls go through RUN_DIR/model_cache.sqlite, so a second
+    identical re-grade makes no API call. A judge that fails is recorded as a grading error.
+    """
+    from lifebench.reporting import build_report, render_report, write_report
+    from lifebench.runner import Progress, RunStore
+    from lifebench.runner._regrade import regrade
+
+    overrides = {
+        "evaluator": evaluator,
+        "judge_model": judge_model,
+        "judge_variant": judge_variant,
+        "window": window,
+        "overlap": overlap,
+        "rubric_dedup": rubric_dedup,
+    }
+    with user_errors():
+        summary = asyncio.run(
+            regrade(
+                run_dir,
+                overrides,
+                models_file=str(models) if models else None,
+                concurrency=concurrency,
+                progress=Progress(quiet=quiet, description="grading"),
+            )
+        )
+        store = RunStore.read(run_dir)
+        try:
+            rep = build_report(store.results(), store.config())
+        finally:
+            store.close()
+    write_report(rep, run_dir / "report.json")
+    if not quiet:
+        render_report(rep)
+    typer.echo(
+        f"graded {summary.graded} simulations ({summary.errors} grading errors, "
+        f"{summary.skipped} units without a simulation) in {run_dir}"
+    )

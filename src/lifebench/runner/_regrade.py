@@ -1,0 +1,109 @@
+"""Re-grading saved trajectories (``lifebench eval``) without re-running them."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from lifebench.errors import InputError
+from lifebench.models import ModelCache, ModelFactory
+from lifebench.runner._experiment import CACHE_FILENAME, evaluate
+from lifebench.runner._progress import Progress
+from lifebench.runner._store import RunStore
+from lifebench.suites import RunOptions, get_suite
+
+
+@dataclass(frozen=True)
+class RegradeSummary:
+    """What a re-grade did."""
+
+    graded: int
+    """Simulations graded now."""
+    errors: int
+    """Of those, evaluations that failed (recorded as grading errors)."""
+    skipped: int
+    """Units without a completed simulation (pending or infrastructure errors)."""
+
+
+def regrade_options(stored: dict[str, Any], overrides: dict[str, Any], run_dir: Path) -> RunOptions:
+    """The run's stored options with the grading options replaced by ``overrides``."""
+    fields = set(RunOptions.model_fields)
+    values = {k: v for k, v in stored.items() if k in fields}
+    values.update({k: v for k, v in overrides.items() if v is not None})
+    values["out"] = str(run_dir)
+    try:
+        return RunOptions(**values)
+    except ValueError as exc:
+        raise InputError(str(exc).splitlines()[-1].strip()) from None
+
+
+async def regrade(
+    run_dir: Path,
+    overrides: dict[str, Any],
+    *,
+    models: ModelFactory | None = None,
+    models_file: str | None = None,
+    concurrency: int = 8,
+    progress: Progress | None = None,
+) -> RegradeSummary:
+    """Grade every completed simulation of ``run_dir`` again with the evaluators of ``overrides``.
+
+    New bases are merged into each stored evaluation (earlier bases are kept, the reward is
+    recomputed from the chosen bases). Judge calls go through the run's model cache, so an
+    identical second re-grade makes no API call.
+    """
+    store = RunStore.read(run_dir)
+    try:
+        options = regrade_options(store.config(), overrides, run_dir)
+        suite = get_suite(options.suite)
+        stored_tasks = store.task_data()
+        records = [r for r in store.results() if r.status == "done" and r.simulation is not None]
+        missing = sorted({r.task_id for r in records} - stored_tasks.keys())
+        if missing:
+            raise InputError(
+                f"the run store holds no task data for {', '.join(missing[:5])}; "
+                "it was created by an older lifebench — re-run it to re-grade",
+                file=str(run_dir),
+            )
+        tasks = {tid: suite.parse_task(stored_tasks[tid]) for tid in {r.task_id for r in records}}
+        if models is None:
+            cache = ModelCache(run_dir / CACHE_FILENAME) if options.cache else None
+            models = (
+                ModelFactory.from_file(models_file, cache=cache)
+                if models_file
+                else ModelFactory(cache=cache)
+            )
+        evaluators = suite.build_evaluators(options, models)
+        bases = suite.reward_bases(options)
+        limit = asyncio.Semaphore(concurrency)
+        errors = 0
+        if progress is not None:
+            progress.start(total=len(records))
+
+        async def one(record: Any) -> None:
+            nonlocal errors
+            async with limit:
+                if progress is not None:
+                    progress.unit_started()
+                new = await evaluate(
+                    tasks[record.task_id], record.simulation, evaluators, bases, record.evaluation
+                )
+                store.record_evaluation(record.task_id, record.trial, new)
+                errors += int(new.error is not None)
+                if progress is not None:
+                    progress.unit_finished(failed=new.error is not None)
+
+        try:
+            async with asyncio.TaskGroup() as group:
+                for record in records:
+                    group.create_task(one(record))
+        finally:
+            if progress is not None:
+                progress.stop()
+            await models.aclose()
+        total = len(store.results())
+        return RegradeSummary(graded=len(records), errors=errors, skipped=total - len(records))
+    finally:
+        store.close()

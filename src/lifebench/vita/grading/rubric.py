@@ -1,0 +1,260 @@
+"""VitaBench's rubric-based sliding-window LLM judge, and the paper's Table 4 variants.
+
+* ``sliding`` (basis ``rubric``, the paper's method): the trajectory is cut into windows of
+  ``window`` messages overlapping by ``overlap``; each window is judged with the full current
+  rubric state, which carries over to the next window;
+* ``full`` (basis ``rubric_full``): one call over the whole trajectory with the rubric list;
+* ``sliding-norubric`` (basis ``judge_sliding``): windows, a single pass/fail verdict and a
+  free-text memory carried between windows;
+* ``full-norubric`` (basis ``judge_full``): one call, a single pass/fail verdict.
+
+Reward = 1 only if every rubric holds (and there is at least one); the fraction met is the dense
+score. Judge replies are parsed tolerantly with bounded re-asks (:func:`ask_json`); a judge that
+still fails raises :class:`~lifebench.evaluation.JudgeError`, which the runner records as an
+evaluation error (the rollout is never re-run because of it).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from lifebench._util.text import Language
+from lifebench.evaluation import BasisResult, CriterionVerdict
+from lifebench.evaluation._judge import ShapeError, ask_json, render_transcript
+from lifebench.evaluation._windows import sliding_windows
+from lifebench.messages import Usage
+from lifebench.models import ChatModel, GenerateConfig
+from lifebench.simulation import Simulation
+from lifebench.vita.grading.judge_prompts import judge_system_prompt
+from lifebench.vita.grading.rubrics import DedupMode, task_rubrics
+from lifebench.vita.prompts import format_time
+from lifebench.vita.task import VitaTask
+
+JudgeVariant = Literal["sliding", "full", "sliding-norubric", "full-norubric"]
+JUDGE_VARIANTS: tuple[JudgeVariant, ...] = ("sliding", "full", "sliding-norubric", "full-norubric")
+BASIS_OF_VARIANT: Mapping[str, str] = {
+    "sliding": "rubric",
+    "full": "rubric_full",
+    "sliding-norubric": "judge_sliding",
+    "full-norubric": "judge_full",
+}
+
+
+def _as_bool(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    raise ShapeError(f"meetExpectation must be true or false, got {value!r}")
+
+
+def _rubric_updates(keys: frozenset[str]) -> Any:
+    """A shape check: a list of rubric verdicts whose keys are among ``keys``."""
+
+    def check(parsed: Any) -> dict[str, tuple[bool, str]]:
+        items = parsed
+        if isinstance(parsed, dict):
+            inner = next((v for v in parsed.values() if isinstance(v, list)), None)
+            items = inner if inner is not None else [parsed]
+        if not isinstance(items, list):
+            raise ShapeError("expected a JSON list of rubric objects")
+        updates: dict[str, tuple[bool, str]] = {}
+        unknown: list[str] = []
+        for item in items:
+            if not isinstance(item, dict):
+                raise ShapeError("every list element must be an object")
+            key = str(item.get("rubric_key", item.get("rubric_idx", item.get("key", ""))))
+            if key not in keys:
+                unknown.append(key)
+                continue
+            if "meetExpectation" not in item:
+                raise ShapeError(f"{key} has no meetExpectation")
+            updates[key] = (_as_bool(item["meetExpectation"]), str(item.get("justification", "")))
+        if items and not updates:
+            raise ShapeError(
+                f"no known rubric_key in the answer (got {unknown[:3]}); use the keys of the rubrics"
+            )
+        return updates
+
+    return check
+
+
+def _verdict_object(with_memory: bool) -> Any:
+    def check(parsed: Any) -> tuple[bool, str, str]:
+        item = parsed[0] if isinstance(parsed, list) and parsed else parsed
+        if not isinstance(item, dict) or "meetExpectation" not in item:
+            raise ShapeError("expected a JSON object with meetExpectation")
+        memory = str(item.get("memory", "")) if with_memory else ""
+        return _as_bool(item["meetExpectation"]), str(item.get("justification", "")), memory
+
+    return check
+
+
+@dataclass
+class _RubricState:
+    rubric: str
+    met: bool = False
+    justification: str = "Not evaluated yet"
+
+
+class RubricJudge:
+    """An :class:`~lifebench.evaluation.Evaluator` over VitaBench rubrics with an LLM judge."""
+
+    def __init__(
+        self,
+        model: ChatModel,
+        *,
+        variant: JudgeVariant = "sliding",
+        window: int = 10,
+        overlap: int = 2,
+        dedup: DedupMode = "paraphrase",
+        language: Language = "en",
+        max_reasks: int = 2,
+    ) -> None:
+        sliding_windows(window, window, overlap)  # validates the arithmetic early
+        self._model = model
+        self.variant = variant
+        self.window = window
+        self.overlap = overlap
+        self.dedup = dedup
+        self.language = language
+        self.max_reasks = max_reasks
+
+    @property
+    def basis(self) -> str:
+        """``rubric``, ``rubric_full``, ``judge_sliding`` or ``judge_full``."""
+        return BASIS_OF_VARIANT[self.variant]
+
+    async def evaluate(self, task: Any, simulation: Simulation) -> BasisResult:
+        """Judge ``simulation`` of ``task``."""
+        if not simulation.termination.is_normal:
+            return BasisResult(
+                basis=self.basis,
+                reward=0.0,
+                score=0.0,
+                note=f"episode ended with {simulation.termination.value}; not judged",
+            )
+        config = GenerateConfig(temperature=0.0, seed=simulation.seed)
+        if self.variant in ("sliding", "full"):
+            return await self._rubrics(task, simulation, config)
+        return await self._verdict(task, simulation, config)
+
+    def _fields(self, task: VitaTask) -> dict[str, object]:
+        return {
+            "time": format_time(str(task.environment.get("time", "")), self.language),
+            "instruction": task.instructions,
+            "size": self.window,
+            "overlap": self.overlap,
+        }
+
+    def _windows(self, n: int) -> list[range]:
+        if self.variant.startswith("full"):
+            return [range(n)]
+        return sliding_windows(n, self.window, self.overlap)
+
+    async def _rubrics(
+        self, task: VitaTask, simulation: Simulation, config: GenerateConfig
+    ) -> BasisResult:
+        rubrics = task_rubrics(task, self.dedup)
+        if not rubrics:
+            return BasisResult(basis=self.basis, reward=1.0, score=1.0, note="task has no rubrics")
+        state = {f"rubric_{i}": _RubricState(r) for i, r in enumerate(rubrics)}
+        check = _rubric_updates(frozenset(state))
+        usage = Usage.zero()
+        windows = self._windows(len(simulation.messages))
+        log: list[dict[str, Any]] = []
+        for k, win in enumerate(windows, 1):
+            current = {
+                key: {
+                    "rubric": s.rubric,
+                    "justification": s.justification,
+                    "meetExpectation": s.met,
+                }
+                for key, s in state.items()
+            }
+            system = judge_system_prompt(
+                self.variant, self.language, index=k, total=len(windows), **self._fields(task)
+            )
+            body = render_transcript(simulation.messages, list(win))
+            tag = "window_content" if self.variant == "sliding" else "conversation"
+            rubric_tag = "current_rubrics" if self.variant == "sliding" else "rubrics"
+            prompt = (
+                f"<{tag}>\n{body}\n</{tag}>\n<{rubric_tag}>\n"
+                f"{json.dumps(current, ensure_ascii=False, indent=1)}\n</{rubric_tag}>"
+            )
+            answer = await ask_json(
+                self._model, system, prompt, check, config=config, max_reasks=self.max_reasks
+            )
+            usage = usage + answer.usage
+            for key, (met, why) in answer.value.items():
+                state[key].met = met
+                state[key].justification = why
+            log.append(
+                {
+                    "window": k,
+                    "messages": [win.start, win.stop - 1] if len(win) else [],
+                    "attempts": answer.attempts,
+                }
+            )
+        verdicts = [
+            CriterionVerdict(id=key, description=s.rubric, met=s.met, evidence=s.justification)
+            for key, s in state.items()
+        ]
+        met = sum(v.met for v in verdicts)
+        return BasisResult(
+            basis=self.basis,
+            reward=1.0 if met == len(verdicts) else 0.0,
+            score=met / len(verdicts),
+            criteria=verdicts,
+            usage=usage,
+            info={
+                "variant": self.variant,
+                "windows": log,
+                "window_size": self.window,
+                "overlap": self.overlap,
+                "dedup": self.dedup,
+            },
+        )
+
+    async def _verdict(
+        self, task: VitaTask, simulation: Simulation, config: GenerateConfig
+    ) -> BasisResult:
+        windows = self._windows(len(simulation.messages))
+        sliding = self.variant == "sliding-norubric"
+        check = _verdict_object(with_memory=sliding)
+        met, why, memory = False, "Not evaluated yet", ""
+        usage = Usage.zero()
+        for k, win in enumerate(windows, 1):
+            system = judge_system_prompt(
+                self.variant, self.language, index=k, total=len(windows), **self._fields(task)
+            )
+            body = render_transcript(simulation.messages, list(win))
+            if sliding:
+                verdict = json.dumps({"justification": why, "meetExpectation": met})
+                prompt = (
+                    f"<window_content>\n{body}\n</window_content>\n<memory>\n{memory}\n</memory>\n"
+                    f"<current_verdict>\n{verdict}\n</current_verdict>"
+                )
+            else:
+                prompt = f"<conversation>\n{body}\n</conversation>"
+            answer = await ask_json(
+                self._model, system, prompt, check, config=config, max_reasks=self.max_reasks
+            )
+            usage = usage + answer.usage
+            met, why, memory = answer.value
+        verdicts = [
+            CriterionVerdict(
+                id="task", description="The whole instruction is carried out", met=met, evidence=why
+            )
+        ]
+        return BasisResult(
+            basis=self.basis,
+            reward=1.0 if met else 0.0,
+            score=1.0 if met else 0.0,
+            criteria=verdicts,
+            usage=usage,
+            info={"variant": self.variant, "windows": len(windows), "memory": memory},
+        )

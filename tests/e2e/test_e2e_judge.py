@@ -1,0 +1,176 @@
+"""The rubric judge end to end through the CLI, against the loopback mock server."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from lifebench.cli import app
+from lifebench.testing import MockOpenAIServer
+from lifebench.testing.mock_openai import MockServerThread, completion_response
+
+
+def _judge(body: dict[str, Any]) -> dict[str, Any]:
+    """All rubrics met, except in tasks whose instruction mentions 'breakfast'."""
+    prompt = body["messages"][-1]["content"]
+    system = body["messages"][0]["content"]
+    block = re.search(r"<current_rubrics>\n(.*)\n</current_rubrics>", prompt, re.S)
+    keys = list(json.loads(block.group(1))) if block else []
+    met = "breakfast" not in system.lower()
+    return completion_response(
+        json.dumps(
+            [{"rubric_key": k, "meetExpectation": met, "justification": "[1]"} for k in keys]
+        )
+    )
+
+
+@pytest.fixture
+def judge_server() -> Iterator[MockOpenAIServer]:
+    with MockServerThread(MockOpenAIServer(responder=_judge)) as server:
+        yield server
+
+
+def _models(tmp_path: Path, url: str) -> Path:
+    path = tmp_path / "models.json"
+    path.write_text(
+        json.dumps({"models": {"judge": {"model": "j", "base_url": url, "api_key_env": None}}})
+    )
+    return path
+
+
+def _report(run_dir: Path) -> dict[str, Any]:
+    result = CliRunner().invoke(app, ["report", str(run_dir), "--json"])
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_run_both_then_regrade_without_new_calls(
+    tmp_path: Path, judge_server: MockOpenAIServer
+) -> None:
+    models = _models(tmp_path, judge_server.base_url)
+    out = tmp_path / "run"
+    result = CliRunner().invoke(
+        app,
+        [
+            "run",
+            "--evaluator",
+            "both",
+            "--judge-model",
+            "judge",
+            "--models",
+            str(models),
+            "--trials",
+            "2",
+            "--out",
+            str(out),
+            "--quiet",
+        ],
+    )
+    assert result.exit_code == 0, result.stderr + result.stdout
+    rep = _report(out)
+    assert set(rep["reward_by_basis"]) == {"state", "rubric"}
+    assert rep["reward_by_basis"]["state"] == 1.0
+    assert 0.0 < rep["reward_by_basis"]["rubric"] < 1.0
+    assert "kappa_state_vs_rubric" in rep and rep["kappa_state_vs_rubric"] is not None
+    assert rep["usage_by_basis"]["rubric"]["calls"] > 0
+    assert rep["usage_by_basis"]["state"]["calls"] == 0
+    # reward = state AND rubric
+    assert rep["avg_reward"] == rep["reward_by_basis"]["rubric"]
+    calls_after_run = judge_server.count
+
+    # Re-grade with the full-trajectory variant: a new basis is added, the others are kept.
+    args = ["eval", str(out), "--judge-model", "judge", "--models", str(models), "--quiet"]
+    result = CliRunner().invoke(app, [*args, "--judge-variant", "full"])
+    assert result.exit_code == 0, result.stderr + result.stdout
+    rep = _report(out)
+    assert set(rep["reward_by_basis"]) == {"state", "rubric", "rubric_full"}
+    assert set(rep["usage_by_basis"]) >= {"rubric", "rubric_full"}
+    after_full = judge_server.count
+    assert after_full > calls_after_run
+
+    # The same re-grade again: every judge call is answered from the cache.
+    result = CliRunner().invoke(app, [*args, "--judge-variant", "full"])
+    assert result.exit_code == 0, result.stderr
+    assert judge_server.count == after_full
+
+
+def test_eval_of_an_oracle_run_with_the_sliding_judge(
+    tmp_path: Path, judge_server: MockOpenAIServer
+) -> None:
+    out = tmp_path / "plain"
+    assert CliRunner().invoke(app, ["run", "--out", str(out), "--quiet"]).exit_code == 0
+    models = _models(tmp_path, judge_server.base_url)
+    result = CliRunner().invoke(
+        app,
+        [
+            "eval",
+            str(out),
+            "--evaluator",
+            "both",
+            "--judge-model",
+            "judge",
+            "--models",
+            str(models),
+            "--quiet",
+        ],
+    )
+    assert result.exit_code == 0, result.stderr
+    rep = _report(out)
+    assert set(rep["reward_by_basis"]) == {"state", "rubric"}
+    assert rep["kappa_state_vs_rubric"] is not None
+    n = judge_server.count
+    assert (
+        CliRunner()
+        .invoke(
+            app,
+            [
+                "eval",
+                str(out),
+                "--evaluator",
+                "both",
+                "--judge-model",
+                "judge",
+                "--models",
+                str(models),
+                "--quiet",
+            ],
+        )
+        .exit_code
+        == 0
+    )
+    assert judge_server.count == n
+
+
+def test_judge_failure_is_a_grading_error_not_a_rerun(tmp_path: Path) -> None:
+    with MockServerThread(
+        MockOpenAIServer(responder=lambda body: completion_response("I refuse."))
+    ) as server:
+        models = _models(tmp_path, server.base_url)
+        out = tmp_path / "bad"
+        result = CliRunner().invoke(
+            app,
+            [
+                "run",
+                "--evaluator",
+                "rubric",
+                "--judge-model",
+                "judge",
+                "--models",
+                str(models),
+                "--out",
+                str(out),
+                "--quiet",
+                "--num-tasks",
+                "2",
+            ],
+        )
+        assert result.exit_code == 0, result.stderr
+    rep = _report(out)
+    assert rep["n_simulations"] == 2 and rep["n_errors"] == 0
+    assert rep["n_grading_errors"] == 2 and rep["n_scored"] == 0
