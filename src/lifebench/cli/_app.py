@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from lifebench.cli._eval import eval_
+from lifebench.cli._import import import_
 from lifebench.cli._report import report
 from lifebench.cli._run import run
 from lifebench.cli._tasks import app as tasks_app
@@ -20,5 +21,6 @@ app = typer.Typer(
 app.command("run")(run)
 app.command("report")(report)
 app.command("eval")(eval_)
+app.command("import")(import_)
 app.add_typer(tasks_app, name="tasks")
 app.add_typer(tools_app, name="tools")

@@ -71,8 +71,21 @@ def basis_table(report: Report) -> Table:
     table.add_column("basis")
     table.add_column("mean reward", justify="right")
     table.add_column("mean score", justify="right")
+    table.add_column("judge calls", justify="right")
+    table.add_column("tokens / eval", justify="right")
+    table.add_column("cost / eval", justify="right")
     for name, reward in report.reward_by_basis.items():
-        table.add_row(name, _pct(reward), _pct(report.score_by_basis.get(name)))
+        usage = report.usage_by_basis.get(name)
+        table.add_row(
+            name,
+            _pct(reward),
+            _pct(report.score_by_basis.get(name)),
+            str(usage.calls) if usage else "–",
+            _num(usage.mean_tokens, 0) if usage else "–",
+            _money(usage.mean_cost) if usage else "–",
+        )
+    for pair, kappa in report.kappa_by_pair.items():
+        table.add_row(f"κ {pair.replace('~', ' vs ')}", _num(kappa, 3), "", "", "", "")
     return table
 
 
