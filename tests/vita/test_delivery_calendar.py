@@ -9,8 +9,8 @@ from typing import Any
 import holidays
 import pytest
 
-from lifebench.vita.domains import DeliveryEnvironment
 from lifebench.vita.domains._calendar import FESTIVAL_YEARS, FESTIVALS, find_festival
+from lifebench.vita.domains.delivery import DeliveryEnvironment
 from lifebench.vita.task import VitaTask
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from lifebench.tools import ToolOutcome
-from lifebench.vita.domains import DeliveryEnvironment
+from lifebench.vita.domains.delivery import DeliveryEnvironment
 from lifebench.vita.task import VitaTask
 
 DATA = Path("/work/shared/data/vitabench/delivery_tasks_en.json")

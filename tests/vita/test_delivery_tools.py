@@ -11,7 +11,8 @@ import pytest
 from lifebench.environment import Environment
 from lifebench.errors import InputError
 from lifebench.tools import ToolOutcome
-from lifebench.vita.domains import DeliveryEnvironment, Order
+from lifebench.vita.domains.common import Order
+from lifebench.vita.domains.delivery import DeliveryEnvironment
 from lifebench.vita.task import VitaTask
 
 TIME = "2025-06-21 11:20:00"

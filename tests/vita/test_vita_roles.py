@@ -165,7 +165,7 @@ def test_episode_with_llm_agent_and_scripted_user_is_deterministic() -> None:
         return json.dumps(sim.model_dump(mode="json", exclude={"duration_s"}), sort_keys=True)
 
     assert asyncio.run(once()) == asyncio.run(once())
-    assert VitaSuite().domains() == ("delivery",)
+    assert "delivery" in VitaSuite().domains()
 
 
 def test_solo_agent_with_dummy_user(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ def _split_ids(values: list[str] | None) -> tuple[str, ...]:
 
 def run(
     suite: Annotated[str, typer.Option(help="Suite: vita.")] = "vita",
-    domain: Annotated[str, typer.Option(help="Domain of the suite: delivery.")] = "delivery",
+    domain: Annotated[str, typer.Option(help="Domain: delivery | instore | ota.")] = "delivery",
     tasks: Annotated[
         Path | None,
         typer.Option("--tasks", help="Official task file (default: bundled demo tasks)."),

@@ -220,6 +220,7 @@ class SharedTools:
             "get_nearby",
             "get_delivery_store_info",
             "delivery_store_search_recommand",
+            "instore_shop_search_recommend",
         ],
     )
     def longitude_latitude_to_distance(
@@ -327,6 +328,7 @@ class SharedTools:
             "get_user_historical_behaviors",
             "get_user_all_orders",
             "get_delivery_store_info",
+            "instore_shop_search_recommend",
         ],
     )
     def address_to_longitude_latitude(

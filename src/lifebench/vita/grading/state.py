@@ -159,6 +159,10 @@ class OrderStateEvaluator:
     def __init__(self, order_types: frozenset[str] = frozenset({"delivery"})) -> None:
         self._types = order_types
 
+    def required(self, task: VitaTask) -> list[RequiredOrder]:
+        """The distinct required orders to grade (a domain may normalise them by overriding)."""
+        return required_orders(task, self._types)
+
     async def evaluate(self, task: Any, simulation: Simulation) -> BasisResult:
         """Grade ``simulation`` of ``task`` against its expected states."""
         return self.grade(task, simulation)
@@ -172,7 +176,7 @@ class OrderStateEvaluator:
                 score=0.0,
                 note=f"episode ended with {simulation.termination.value}",
             )
-        reqs = required_orders(task, self._types)
+        reqs = self.required(task)
         final: Mapping[str, Any] = simulation.final_state.get("orders") or {}
         initial: Mapping[str, Any] = task.environment.get("orders") or {}
         created = [

@@ -1,0 +1,423 @@
+"""Deterministic state grading of the in-store domain (rules in docs/evaluation.md).
+
+In-store ``required_orders`` hold three kinds of records: in-store product orders
+(``order_id``), table bookings (``book_id``) and service reservations (``reservation_id``).
+
+* Product orders are graded by :class:`~lifebench.vita.grading.state.OrderStateEvaluator`
+  (order type ``instore``) after two normalisations forced by the tool set and the data: an
+  expected order with several products is split into one requirement per product (the official
+  ``create_instore_product_order`` takes a single product), and an expected order whose
+  ``store_id`` does not sell its products is attributed to the one shop that does.
+* Bookings and reservations ("appointments") are graded here: the shop, the time (within
+  :data:`TIME_TOLERANCE_MIN` minutes), the number of people and the status class. The kind
+  expected is the record's kind unless the shop only supports the other one (the data files
+  some table bookings as reservations and vice versa).
+* Guards: no unrequested cancellation of pre-existing orders, no extra live orders (from the
+  order evaluator), no change to pre-existing bookings/reservations the task does not mention,
+  and no extra live bookings/reservations.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+
+from lifebench.evaluation import BasisResult, CriterionVerdict
+from lifebench.simulation import Simulation
+from lifebench.vita.grading.expected import (
+    RequiredOrder,
+    required_orders,
+    status_class,
+    status_satisfies,
+)
+from lifebench.vita.grading.state import TIME_TOLERANCE_MIN, OrderStateEvaluator
+from lifebench.vita.task import VitaTask
+from lifebench.vita.timefmt import format_time, parse_time
+
+AppointmentKind = Literal["book", "reservation"]
+
+#: Final-state table and id field of each appointment kind.
+TABLES: Mapping[AppointmentKind, tuple[str, str]] = {
+    "book": ("books", "book_id"),
+    "reservation": ("reservations", "reservation_id"),
+}
+_TIME_KEYS: Mapping[AppointmentKind, tuple[str, str]] = {
+    "book": ("book_time", "reservation_time"),
+    "reservation": ("reservation_time", "book_time"),
+}
+#: The shop flag that says whether it accepts each kind.
+SUPPORT_FLAG: Mapping[AppointmentKind, str] = {
+    "book": "enable_book",
+    "reservation": "enable_reservation",
+}
+
+
+def _shops(task: VitaTask) -> Mapping[str, Any]:
+    shops = task.environment.get("shops")
+    return shops if isinstance(shops, Mapping) else {}
+
+
+def _sells(shop: Any, product_id: str) -> bool:
+    products = shop.get("products") if isinstance(shop, Mapping) else None
+    return any(isinstance(p, Mapping) and p.get("product_id") == product_id for p in products or [])
+
+
+def _selling_shop(task: VitaTask, store_id: str, product_ids: list[str]) -> str:
+    """``store_id`` if it sells every product, else the only shop that does (else unchanged)."""
+    shops = _shops(task)
+    if not product_ids or all(_sells(shops.get(store_id), pid) for pid in product_ids):
+        return store_id
+    sellers = [key for key, shop in shops.items() if all(_sells(shop, p) for p in product_ids)]
+    return sellers[0] if len(sellers) == 1 else store_id
+
+
+def instore_required_orders(task: VitaTask) -> list[RequiredOrder]:
+    """The product-order requirements of an in-store task, normalised for grading.
+
+    A new expected order is attributed to the shop that sells its products when its
+    ``store_id`` does not (task 10826019), and one with several products becomes one
+    requirement per product line, each of which a separate single-product order satisfies.
+    Pre-existing orders are kept as they are.
+    """
+    out: list[RequiredOrder] = []
+    for req in required_orders(task, frozenset({"instore"})):
+        if req.existing:
+            out.append(RequiredOrder(index=len(out), record=req.record, existing=True))
+            continue
+        lines = [
+            p
+            for p in req.record.get("products") or []
+            if isinstance(p, Mapping) and p.get("product_id")
+        ]
+        store = _selling_shop(
+            task, str(req.record.get("store_id", "")), [str(p["product_id"]) for p in lines]
+        )
+        parts = [[line] for line in lines] if len(lines) > 1 else [lines]
+        for part in parts:
+            record = {**req.record, "store_id": store, "products": part}
+            if len(parts) > 1:
+                line = part[0]
+                record["total_price"] = float(line.get("price") or 0) * int(
+                    line.get("quantity") or 1
+                )
+            out.append(RequiredOrder(index=len(out), record=record, existing=False))
+    return out
+
+
+@dataclass(frozen=True)
+class RequiredAppointment:
+    """One distinct required table booking or reservation of a task.
+
+    Attributes:
+        index: Position among the task's appointment requirements.
+        kind: The kind to grade against (the record's kind unless the shop only supports the
+            other one).
+        record: The expected record as in the data.
+        existing: Whether the initial database has a booking or reservation with this id.
+        when: The expected time, or None when it is unreadable or earlier than the task clock
+            (then the time is not checked).
+    """
+
+    index: int
+    kind: AppointmentKind
+    record: Mapping[str, Any]
+    existing: bool
+    when: datetime | None
+
+    @property
+    def record_id(self) -> str:
+        """The id in the expected record."""
+        return str(self.record.get("reservation_id") or self.record.get("book_id") or "")
+
+    @property
+    def shop_id(self) -> str:
+        """The expected shop."""
+        return str(self.record.get("shop_id", ""))
+
+    @property
+    def status(self) -> str:
+        """The expected status."""
+        return str(self.record.get("status", ""))
+
+    @property
+    def customer_count(self) -> int | None:
+        """The expected number of people, if the record has one."""
+        value = self.record.get("customer_count")
+        return (
+            int(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+        )
+
+    @property
+    def time_text(self) -> str:
+        """The expected time as written in the data."""
+        for key in ("reservation_time", "book_time"):
+            if self.record.get(key):
+                return str(self.record[key])
+        return ""
+
+
+def _record_kind(record: Mapping[str, Any]) -> AppointmentKind | None:
+    if "order_id" in record:
+        return None
+    if "reservation_id" in record:
+        return "reservation"
+    if "book_id" in record:
+        return "book"
+    return None
+
+
+def appointment_kind(task: VitaTask, record: Mapping[str, Any]) -> AppointmentKind | None:
+    """The kind a required record is graded as (None for product orders and other records)."""
+    kind = _record_kind(record)
+    if kind is None:
+        return None
+    shop = _shops(task).get(str(record.get("shop_id", "")))
+    if not isinstance(shop, Mapping) or shop.get(SUPPORT_FLAG[kind]):
+        return kind
+    other: AppointmentKind = "book" if kind == "reservation" else "reservation"
+    return other if shop.get(SUPPORT_FLAG[other]) else kind
+
+
+def initial_appointments(task: VitaTask) -> dict[str, tuple[AppointmentKind, Mapping[str, Any]]]:
+    """Pre-existing bookings and reservations by id."""
+    out: dict[str, tuple[AppointmentKind, Mapping[str, Any]]] = {}
+    for kind, (table, _) in TABLES.items():
+        records = task.environment.get(table)
+        for key, record in (records or {}).items() if isinstance(records, Mapping) else ():
+            if isinstance(record, Mapping):
+                out[str(key)] = (kind, record)
+    return out
+
+
+def required_appointments(task: VitaTask) -> list[RequiredAppointment]:
+    """Distinct required bookings/reservations across all expected states.
+
+    Records are identified by their id; when an id occurs with different contents, the one of
+    the latest state wins (states are checkpoints of one final world); requirements are ordered
+    by their latest occurrence.
+    """
+    criteria = task.evaluation_criteria
+    if criteria is None:
+        return []
+    clock = parse_time(task.environment.get("time"))
+    initial = initial_appointments(task)
+    latest: dict[str, Mapping[str, Any]] = {}
+    for state in criteria.expected_states:
+        for record in state.required_orders:
+            if isinstance(record, Mapping) and _record_kind(record) is not None:
+                rid = str(record.get("reservation_id") or record.get("book_id") or "")
+                key = rid or json.dumps(record, sort_keys=True, default=str)
+                latest.pop(key, None)  # keep the position of the latest occurrence
+                latest[key] = record
+    out: list[RequiredAppointment] = []
+    for key, expected in latest.items():
+        kind = appointment_kind(task, expected)
+        assert kind is not None
+        text = expected.get("reservation_time") or expected.get("book_time")
+        when = parse_time(text)
+        if when is not None and clock is not None and when < clock:
+            when = None
+        out.append(
+            RequiredAppointment(
+                index=len(out),
+                kind=kind,
+                record=expected,
+                existing=key in initial
+                and initial[key][1].get("shop_id") == expected.get("shop_id"),
+                when=when,
+            )
+        )
+    return out
+
+
+def _minutes_apart(got: object, want: datetime) -> float | None:
+    g = parse_time(got)
+    return None if g is None else abs((g - want).total_seconds()) / 60.0
+
+
+def _appointment_time(record: Mapping[str, Any], kind: AppointmentKind) -> object:
+    first, second = _TIME_KEYS[kind]
+    return record.get(first) or record.get(second)
+
+
+def _describe(req: RequiredAppointment) -> str:
+    noun = "table booking" if req.kind == "book" else "reservation"
+    where = "existing" if req.existing else "new"
+    when = format_time(req.when) if req.when is not None else f"{req.time_text} (not checked)"
+    return (
+        f"{where} {noun} {req.record_id} at {req.shop_id}: {when}, "
+        f"{req.customer_count} people; status {req.status} ({status_class(req.status)})"
+    )
+
+
+class InStoreStateEvaluator(OrderStateEvaluator):
+    """The ``state`` basis of the in-store domain: product orders plus appointments."""
+
+    def __init__(self) -> None:
+        super().__init__(frozenset({"instore"}))
+
+    def required(self, task: VitaTask) -> list[RequiredOrder]:
+        """Product-order requirements, normalised (see :func:`instore_required_orders`)."""
+        return instore_required_orders(task)
+
+    def grade(self, task: VitaTask, simulation: Simulation) -> BasisResult:
+        """Orders as in the delivery rules, then bookings, reservations and their guards."""
+        base = super().grade(task, simulation)
+        if not simulation.termination.is_normal:
+            return base
+        verdicts = [*base.criteria, *self._appointments(task, simulation.final_state)]
+        met = sum(v.met for v in verdicts)
+        return BasisResult(
+            basis=self.basis,
+            reward=1.0 if met == len(verdicts) else 0.0,
+            score=met / len(verdicts) if verdicts else 1.0,
+            criteria=verdicts,
+        )
+
+    def _appointments(
+        self, task: VitaTask, final_state: Mapping[str, Any]
+    ) -> list[CriterionVerdict]:
+        reqs = required_appointments(task)
+        initial = initial_appointments(task)
+        final: dict[AppointmentKind, Mapping[str, Any]] = {
+            kind: final_state.get(table) or {} for kind, (table, _) in TABLES.items()
+        }
+        created: list[tuple[AppointmentKind, str, Mapping[str, Any]]] = [
+            (kind, rid, record)
+            for kind, records in final.items()
+            for rid, record in records.items()
+            if rid not in initial
+        ]
+        verdicts = []
+        for req in reqs:
+            if req.existing:
+                verdicts.append(self._existing(req, initial, final))
+            else:
+                verdicts.append(self._new(req, created))
+        named = {r.record_id for r in reqs if r.existing}
+        changed = []
+        for rid, (kind, before) in initial.items():
+            after = final[kind].get(rid)
+            if rid in named or after is None:
+                continue
+            moved = parse_time(_appointment_time(after, kind)) != parse_time(
+                _appointment_time(before, kind)
+            )
+            if moved or any(after.get(f) != before.get(f) for f in ("status", "customer_count")):
+                changed.append(rid)
+        extra = sorted(
+            rid for _, rid, record in created if status_class(record.get("status")) != "cancelled"
+        )
+        verdicts.append(
+            CriterionVerdict(
+                id="no_unrequested_appointment_changes",
+                description=(
+                    "Pre-existing bookings/reservations the task does not mention are neither "
+                    "cancelled nor changed"
+                ),
+                met=not changed,
+                evidence=", ".join(sorted(changed)) or "none changed",
+            )
+        )
+        verdicts.append(
+            CriterionVerdict(
+                id="no_extra_appointments",
+                description="No live booking/reservation beyond those the task requires was made",
+                met=not extra,
+                evidence=", ".join(extra) or "none",
+            )
+        )
+        return verdicts
+
+    @staticmethod
+    def _mismatch(
+        req: RequiredAppointment, kind: AppointmentKind, record: Mapping[str, Any]
+    ) -> str | None:
+        if kind != req.kind:
+            return f"a {kind}, expected a {req.kind}"
+        if record.get("shop_id") != req.shop_id:
+            return f"shop {record.get('shop_id')} ≠ {req.shop_id}"
+        if req.when is not None:
+            gap = _minutes_apart(_appointment_time(record, kind), req.when)
+            if gap is None or gap > TIME_TOLERANCE_MIN:
+                return (
+                    f"time {_appointment_time(record, kind)} not within "
+                    f"{TIME_TOLERANCE_MIN:.0f} min of {format_time(req.when)}"
+                )
+        if req.customer_count is not None and record.get("customer_count") != req.customer_count:
+            return f"customer_count {record.get('customer_count')} ≠ {req.customer_count}"
+        if not status_satisfies(record.get("status"), req.status):
+            return f"status {record.get('status')} does not satisfy {req.status}"
+        return None
+
+    def _existing(
+        self,
+        req: RequiredAppointment,
+        initial: Mapping[str, tuple[AppointmentKind, Mapping[str, Any]]],
+        final: Mapping[AppointmentKind, Mapping[str, Any]],
+    ) -> CriterionVerdict:
+        cid = f"{req.kind}[{req.index}]:{req.record_id}"
+        kind, before = initial[req.record_id]
+        after = final[kind].get(req.record_id)
+        if after is None:
+            return CriterionVerdict(
+                id=cid, description=_describe(req), met=False, evidence="record vanished"
+            )
+        problem: str | None = None
+        if not status_satisfies(after.get("status"), req.status):
+            problem = f"final status {after.get('status')}, expected {req.status}"
+        elif status_class(req.status) != "cancelled":
+            # Time and count are checked only where the task changes them.
+            was = parse_time(_appointment_time(before, kind))
+            if req.when is not None and was != req.when:
+                gap = _minutes_apart(_appointment_time(after, kind), req.when)
+                if gap is None or gap > TIME_TOLERANCE_MIN:
+                    problem = f"time {_appointment_time(after, kind)}, expected {req.time_text}"
+            count = req.customer_count
+            if (
+                problem is None
+                and count is not None
+                and count != before.get("customer_count")
+                and after.get("customer_count") != count
+            ):
+                problem = f"customer_count {after.get('customer_count')}, expected {count}"
+        return CriterionVerdict(
+            id=cid,
+            description=_describe(req),
+            met=problem is None,
+            evidence=problem or f"status {after.get('status')}",
+        )
+
+    def _new(
+        self,
+        req: RequiredAppointment,
+        created: list[tuple[AppointmentKind, str, Mapping[str, Any]]],
+    ) -> CriterionVerdict:
+        cid = f"{req.kind}[{req.index}]:{req.record_id}"
+        reasons = []
+        fits: list[tuple[float, int]] = []
+        for i, (kind, rid, record) in enumerate(created):
+            why = self._mismatch(req, kind, record)
+            if why is None:
+                gap = None
+                if req.when is not None:
+                    gap = _minutes_apart(_appointment_time(record, kind), req.when)
+                fits.append((gap or 0.0, i))
+            else:
+                reasons.append(f"{rid}: {why}")
+        if fits:
+            # The closest in time wins; each created record satisfies one requirement at most.
+            kind, rid, _ = created.pop(min(fits)[1])
+            return CriterionVerdict(
+                id=cid, description=_describe(req), met=True, evidence=f"matched {kind} {rid}"
+            )
+        evidence = "; ".join(reasons) if reasons else "no booking or reservation was made"
+        return CriterionVerdict(id=cid, description=_describe(req), met=False, evidence=evidence)
+
+
+def instore_state_evaluator() -> InStoreStateEvaluator:
+    """The ``state`` evaluator of the in-store domain."""
+    return InStoreStateEvaluator()
