@@ -89,11 +89,28 @@ class ModelCache:
     def _connection(self) -> sqlite3.Connection:
         if self._conn is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            conn.execute(f"PRAGMA busy_timeout = {self._busy_timeout_ms}")
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = NORMAL")
-            conn.execute(_CREATE)
+            conn = sqlite3.connect(
+                self.path,
+                check_same_thread=False,
+                isolation_level=None,
+                timeout=self._busy_timeout_ms / 1000,
+            )
+            # Switching to WAL and creating the table need a brief exclusive lock; when another
+            # connection is initialising the same file at that instant SQLite can answer
+            # "database is locked" without waiting, so retry for a bounded time.
+            deadline = time.monotonic() + self._busy_timeout_ms / 1000
+            while True:
+                try:
+                    conn.execute(f"PRAGMA busy_timeout = {self._busy_timeout_ms}")
+                    conn.execute("PRAGMA journal_mode = WAL")
+                    conn.execute("PRAGMA synchronous = NORMAL")
+                    conn.execute(_CREATE)
+                    break
+                except sqlite3.OperationalError as exc:
+                    if "locked" not in str(exc) or time.monotonic() > deadline:
+                        conn.close()
+                        raise
+                    time.sleep(0.01)
             self._conn = conn
         return self._conn
 

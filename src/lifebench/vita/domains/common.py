@@ -187,7 +187,8 @@ class SharedTools:
         """The known location ``address`` designates; ToolError ``not_found`` otherwise."""
         if not address.strip():
             raise ToolError("The address must not be empty.", "precondition")
-        locations = self.known_locations()
+        source = getattr(self, "location_source", None)
+        locations = list(source()) if source is not None else self.known_locations()
         index = _match.best_address(address, [loc.address for loc in locations])
         if index is None:
             raise ToolError(

@@ -53,6 +53,11 @@ DOMAINS: Mapping[str, DomainSpec] = {
         planner="lifebench.vita.agents.plan_ota:plan_ota",
         evaluator="lifebench.vita.grading.ota:ota_state_evaluator",
     ),
+    "cross": DomainSpec(
+        environment="lifebench.vita.domains.cross:CrossEnvironment",
+        planner="lifebench.vita.agents.plan_cross:plan_cross",
+        evaluator="lifebench.vita.grading.cross:cross_state_evaluator",
+    ),
 }
 
 

@@ -255,6 +255,7 @@ class OrderStateEvaluator:
             oid
             for oid, before in initial.items()
             if oid not in named
+            and before.get("order_type") in self._types
             and status_class(before.get("status")) != "cancelled"
             and status_class((final.get(oid) or {}).get("status")) == "cancelled"
         )

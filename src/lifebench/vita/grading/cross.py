@@ -1,0 +1,65 @@
+"""State grading of cross-scenario tasks: every domain's grader over the one final world."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lifebench.evaluation import BasisResult, CriterionVerdict
+from lifebench.simulation import Simulation
+from lifebench.vita.grading.instore import instore_state_evaluator
+from lifebench.vita.grading.ota import ota_state_evaluator
+from lifebench.vita.grading.state import OrderStateEvaluator, delivery_state_evaluator
+from lifebench.vita.task import VitaTask
+
+
+class CrossStateEvaluator:
+    """The ``state`` basis of cross-scenario tasks.
+
+    Each domain's evaluator grades the records of its own types (delivery orders; in-store
+    orders, bookings and reservations; hotel/attraction/flight/train orders), including its
+    guards against extra or unrequested changes; criteria are prefixed with the domain. The
+    reward is 1 only when every criterion of every domain holds.
+    """
+
+    basis = "state"
+
+    def __init__(self) -> None:
+        self._parts: dict[str, OrderStateEvaluator] = {
+            "delivery": delivery_state_evaluator(),
+            "instore": instore_state_evaluator(),
+            "ota": ota_state_evaluator(),
+        }
+
+    async def evaluate(self, task: Any, simulation: Simulation) -> BasisResult:
+        """Grade ``simulation`` of ``task``."""
+        return self.grade(task, simulation)
+
+    def grade(self, task: VitaTask, simulation: Simulation) -> BasisResult:
+        """Synchronous core of :meth:`evaluate`."""
+        criteria: list[CriterionVerdict] = []
+        notes = []
+        for name, evaluator in self._parts.items():
+            result = evaluator.grade(task, simulation)
+            if result.note:
+                notes.append(f"{name}: {result.note}")
+            criteria.extend(c.model_copy(update={"id": f"{name}:{c.id}"}) for c in result.criteria)
+        if not simulation.termination.is_normal:
+            return BasisResult(
+                basis=self.basis,
+                reward=0.0,
+                score=0.0,
+                note=f"episode ended with {simulation.termination.value}",
+            )
+        met = sum(c.met for c in criteria)
+        return BasisResult(
+            basis=self.basis,
+            reward=1.0 if met == len(criteria) else 0.0,
+            score=met / len(criteria) if criteria else 1.0,
+            criteria=criteria,
+            note="; ".join(notes),
+        )
+
+
+def cross_state_evaluator() -> CrossStateEvaluator:
+    """The ``state`` evaluator of cross-scenario tasks."""
+    return CrossStateEvaluator()
