@@ -1,4 +1,4 @@
-"""``lifebench tasks``: validate and lint task files."""
+"""``lifebench tasks``: validate, lint, describe and generate task files."""
 
 from __future__ import annotations
 
@@ -127,3 +127,67 @@ def stats(
             f"{k.get('write', 0)} write / {k.get('read', 0)} read / {k.get('general', 0)} general"
         )
         console.print(f"  #{i}: {r.source} — tools: {kinds}", highlight=False)
+
+
+@app.command("generate")
+def generate(
+    out: Annotated[Path, typer.Option("--out", help="Task file to write (a JSON array).")],
+    domain: Annotated[
+        str, typer.Option(help="Domain: delivery, instore, ota or cross.")
+    ] = "delivery",
+    n: Annotated[int, typer.Option("--n", help="Number of tasks.")] = 10,
+    seed: Annotated[
+        int, typer.Option(help="Master seed; the same seed gives a byte-identical file.")
+    ] = 0,
+    language: Annotated[str, typer.Option(help="Language of the tasks: en or zh.")] = "en",
+    subgoals: Annotated[
+        int | None, typer.Option(help="Sub-goals per task (default: 1-3, drawn per task).")
+    ] = None,
+    providers: Annotated[
+        int | None, typer.Option(help="Stores (providers) per task (default: as needed).")
+    ] = None,
+    products: Annotated[
+        int | None, typer.Option(help="Products per store (default: the domain's, 5).")
+    ] = None,
+    certify: Annotated[
+        bool,
+        typer.Option(
+            "--certify/--no-certify",
+            help="Run every task through the environment: oracle 1, noop 0, distractor 0.",
+        ),
+    ] = True,
+) -> None:
+    """Generate tasks in the official VitaBench format, each one certified by the environment.
+
+    Every task is loaded, linted and run three times (oracle, noop and distractor agents with
+    the domain's state evaluator); a draft that fails is replaced by the next sub-seed's draft.
+    Exit codes: 0 written, 2 bad option or a task without an acceptable draft.
+    """
+    from lifebench.errors import InputError
+    from lifebench.vita.generate import GenerateOptions, generate_tasks, write_tasks
+
+    with user_errors():
+        if language not in ("en", "zh"):
+            raise InputError(f"must be 'en' or 'zh', got {language!r}", field="--language")
+        lang: Language = "zh" if language == "zh" else "en"
+        options = GenerateOptions(
+            domain=domain,
+            n=n,
+            seed=seed,
+            language=lang,
+            subgoals=subgoals,
+            providers=providers,
+            products=products,
+            certify=certify,
+        )
+        result = generate_tasks(options)
+        write_tasks(result.tasks, out)
+    checked = (
+        f"certified {result.certified}/{len(result.items)} (oracle 1, noop 0, distractor 0)"
+        if certify
+        else "not certified"
+    )
+    typer.echo(
+        f"{out}: {len(result.items)} {domain} tasks (seed {seed}, {lang}); {checked}; "
+        f"{result.regenerated} draft(s) regenerated"
+    )
