@@ -44,8 +44,19 @@ def _report(run_dir: Path) -> dict:
     return json.loads(out)
 
 
+def test_default_run_uses_the_generated_set(tmp_path: Path) -> None:
+    code, out, err = _invoke("run", "--out", str(tmp_path / "gen"), "--quiet")
+    assert code == 0, err + out
+    rep = _report(tmp_path / "gen")
+    assert rep["n_tasks"] == 100 and rep["n_errors"] == 0
+    assert rep["pass_hat_k"]["1"] >= 0.95
+    assert all(t["task_id"].startswith("GEN-delivery-0-") for t in rep["tasks"])
+
+
 def test_demo_run_without_models(tmp_path: Path) -> None:
-    code, out, err = _invoke("run", "--out", str(tmp_path / "demo"), "--quiet")
+    code, out, err = _invoke(
+        "run", "--task-set", "demo", "--out", str(tmp_path / "demo"), "--quiet"
+    )
     assert code == 0, err + out
     rep = _report(tmp_path / "demo")
     assert rep["n_tasks"] == 6 and rep["n_simulations"] == 6 and rep["n_errors"] == 0
@@ -56,7 +67,9 @@ def test_demo_run_without_models(tmp_path: Path) -> None:
 
 def test_same_run_twice_gives_identical_reports(tmp_path: Path) -> None:
     for name in ("a", "b"):
-        code, _, err = _invoke("run", "--trials", "2", "--out", str(tmp_path / name), "--quiet")
+        code, _, err = _invoke(
+            "run", "--task-set", "demo", "--trials", "2", "--out", str(tmp_path / name), "--quiet"
+        )
         assert code == 0, err
     assert (tmp_path / "a" / "report.json").read_bytes() == (
         tmp_path / "b" / "report.json"
@@ -68,16 +81,20 @@ def test_same_run_twice_gives_identical_reports(tmp_path: Path) -> None:
 
 def test_rerun_resumes_and_refuses_changed_config(tmp_path: Path) -> None:
     out = str(tmp_path / "r")
-    assert _invoke("run", "--out", out, "--quiet")[0] == 0
-    code, stdout, _ = _invoke("run", "--out", out, "--quiet")
+    assert _invoke("run", "--task-set", "demo", "--out", out, "--quiet")[0] == 0
+    code, stdout, _ = _invoke("run", "--task-set", "demo", "--out", out, "--quiet")
     assert code == 0 and "0 units done" in stdout and "6 already done" in stdout
-    code, _, err = _invoke("run", "--out", out, "--quiet", "--max-steps", "50")
+    code, _, err = _invoke(
+        "run", "--task-set", "demo", "--out", out, "--quiet", "--max-steps", "50"
+    )
     assert code == 2
     assert "max_steps" in err
 
 
 def test_noop_agent_fails_demo_tasks(tmp_path: Path) -> None:
-    code, _, err = _invoke("run", "--agent", "noop", "--out", str(tmp_path / "n"), "--quiet")
+    code, _, err = _invoke(
+        "run", "--task-set", "demo", "--agent", "noop", "--out", str(tmp_path / "n"), "--quiet"
+    )
     assert code == 0, err
     assert _report(tmp_path / "n")["pass_hat_k"]["1"] == 0.0
 

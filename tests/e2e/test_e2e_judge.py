@@ -59,6 +59,8 @@ def test_run_both_then_regrade_without_new_calls(
         app,
         [
             "run",
+            "--task-set",
+            "demo",
             "--evaluator",
             "both",
             "--judge-model",
@@ -104,7 +106,12 @@ def test_eval_of_an_oracle_run_with_the_sliding_judge(
     tmp_path: Path, judge_server: MockOpenAIServer
 ) -> None:
     out = tmp_path / "plain"
-    assert CliRunner().invoke(app, ["run", "--out", str(out), "--quiet"]).exit_code == 0
+    assert (
+        CliRunner()
+        .invoke(app, ["run", "--task-set", "demo", "--out", str(out), "--quiet"])
+        .exit_code
+        == 0
+    )
     models = _models(tmp_path, judge_server.base_url)
     result = CliRunner().invoke(
         app,
@@ -157,6 +164,8 @@ def test_judge_failure_is_a_grading_error_not_a_rerun(tmp_path: Path) -> None:
             app,
             [
                 "run",
+                "--task-set",
+                "demo",
                 "--evaluator",
                 "rubric",
                 "--judge-model",

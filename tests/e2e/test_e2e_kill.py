@@ -32,7 +32,18 @@ def _done(db: Path) -> int:
 
 def test_sigkill_then_resume(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    args = ["run", "--trials", str(TRIALS), "--concurrency", "4", "--out", str(out), "--quiet"]
+    args = [
+        "run",
+        "--task-set",
+        "demo",
+        "--trials",
+        str(TRIALS),
+        "--concurrency",
+        "4",
+        "--out",
+        str(out),
+        "--quiet",
+    ]
     code = "import sys; from lifebench.cli import main; sys.argv = ['lifebench', *sys.argv[1:]]; main()"
     proc = subprocess.Popen([sys.executable, "-c", code, *args], cwd=tmp_path)
     db = out / "run.sqlite"

@@ -61,6 +61,8 @@ def test_thirty_percent_faults_still_complete(
     out = tmp_path / "run"
     args = [
         "run",
+        "--task-set",
+        "demo",
         "--agent-model",
         "mock",
         "--user-model",
@@ -93,6 +95,8 @@ def test_identical_rerun_hits_the_cache(tmp_path: Path) -> None:
         models = _models_file(tmp_path, srv.base_url)
         base = [
             "run",
+            "--task-set",
+            "demo",
             "--agent-model",
             "mock",
             "--user-model",

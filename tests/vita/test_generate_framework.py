@@ -21,15 +21,14 @@ from lifebench.vita.generate import (
     GenerateOptions,
     GenerationError,
     TaskSpec,
-    available_generated_tasks,
     available_generators,
-    bundled_generated_tasks,
     dumps_tasks,
     generate_tasks,
     load_generator,
 )
 from lifebench.vita.generate.delivery import DeliveryGenerator
 from lifebench.vita.generate.seeds import sub_seed, task_id
+from lifebench.vita.loader import available_bundled_tasks, load_bundled_tasks
 
 
 def _bytes(**kwargs: object) -> str:
@@ -162,13 +161,15 @@ def test_a_task_without_an_acceptable_draft_is_an_error() -> None:
 
 
 def test_bundled_sets_are_the_seed_0_output() -> None:
-    assert {("delivery", "en"), ("delivery", "zh")} <= set(available_generated_tasks())
+    assert {("delivery", "en"), ("delivery", "zh")} <= set(available_bundled_tasks("generated"))
     for language in ("en", "zh"):
-        tasks = bundled_generated_tasks("delivery", language)
+        tasks = load_bundled_tasks("delivery", language, "generated")
         assert len(tasks) == 100
         assert [t.id for t in tasks] == [task_id("delivery", 0, i) for i in range(100)]
-    with pytest.raises(InputError, match=r"no generated tasks for domain 'pizza'.*delivery/en"):
-        bundled_generated_tasks("pizza", "en")
+    with pytest.raises(
+        InputError, match=r"no bundled generated tasks for domain 'pizza'.*delivery/en"
+    ):
+        load_bundled_tasks("pizza", "en", "generated")
 
 
 def test_bundled_files_are_byte_stable_and_reasonably_small() -> None:

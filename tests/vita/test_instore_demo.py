@@ -192,7 +192,18 @@ def test_oracle_passes_noop_and_distractor_fail(tasks: list[VitaTask]) -> None:
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_cli_runs_the_bundled_tasks(tmp_path: Path, language: str) -> None:
     out = tmp_path / language
-    args = ["run", "--domain", "instore", "--language", language, "--out", str(out), "--quiet"]
+    args = [
+        "run",
+        "--task-set",
+        "demo",
+        "--domain",
+        "instore",
+        "--language",
+        language,
+        "--out",
+        str(out),
+        "--quiet",
+    ]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     report = json.loads(CliRunner().invoke(app, ["report", str(out), "--json"]).stdout)

@@ -372,5 +372,5 @@ def test_bundled_tasks_are_listed_and_load() -> None:
 
 
 def test_unknown_bundled_tasks() -> None:
-    with pytest.raises(InputError, match=r"no bundled tasks .*'moon'.*available: delivery/en"):
+    with pytest.raises(InputError, match=r"no bundled demo tasks .*'moon'.*available: delivery/en"):
         load_bundled_tasks("moon", "en")

@@ -354,7 +354,7 @@ def test_oracle_makes_no_tool_errors_and_covers_every_write_kind() -> None:
 def _report(tmp_path: Path, *extra: str) -> dict[str, Any]:
     out = tmp_path / "-".join(extra or ("oracle",))
     result = CliRunner().invoke(
-        app, ["run", "--domain", "ota", "--quiet", "--out", str(out), *extra]
+        app, ["run", "--task-set", "demo", "--domain", "ota", "--quiet", "--out", str(out), *extra]
     )
     assert result.exit_code == 0, result.output
     rep = CliRunner().invoke(app, ["report", str(out), "--json"])

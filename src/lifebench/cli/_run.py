@@ -25,6 +25,12 @@ def run(
         Path | None,
         typer.Option("--tasks", help="Official task file (default: bundled demo tasks)."),
     ] = None,
+    task_set: Annotated[
+        str,
+        typer.Option(
+            help="Without --tasks: generated (100 per domain) | demo | auto (generated if shipped)."
+        ),
+    ] = "auto",
     task_ids: Annotated[
         list[str] | None,
         typer.Option("--task-ids", help="Only these task ids (repeat, or comma/space separated)."),
@@ -95,6 +101,7 @@ def run(
             "suite": suite,
             "domain": domain,
             "tasks_file": str(tasks) if tasks else None,
+            "task_set": task_set,
             "task_ids": _split_ids(task_ids),
             "num_tasks": num_tasks,
             "trials": trials,

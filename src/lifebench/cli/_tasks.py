@@ -57,7 +57,7 @@ def validate(
 def stats(
     files: Annotated[
         list[Path] | None,
-        typer.Argument(help="Task files (default: every bundled task set)."),
+        typer.Argument(help="Task files (default: every bundled set, generated then demo)."),
     ] = None,
     domain: Annotated[
         str | None, typer.Option(help="Domain of every file (default: inferred from its tables).")
@@ -75,7 +75,12 @@ def stats(
     from rich.table import Table
 
     from lifebench.vita.domains.registry import available_domains
-    from lifebench.vita.loader import available_bundled_tasks, load_bundled_tasks, load_tasks
+    from lifebench.vita.loader import (
+        TASK_SETS,
+        available_bundled_tasks,
+        load_bundled_tasks,
+        load_tasks,
+    )
     from lifebench.vita.stats import DomainStats, infer_domain, task_stats
     from lifebench.vita.suite import VitaSuite
 
@@ -87,8 +92,9 @@ def stats(
             sets = [(str(f), load_tasks(f)) for f in files]
         else:
             sets = [
-                (f"(bundled {d} {lang})", load_bundled_tasks(d, lang))
-                for d, lng in available_bundled_tasks()
+                (f"(bundled {kind} {d} {lang})", load_bundled_tasks(d, lang, kind))
+                for kind in TASK_SETS
+                for d, lng in available_bundled_tasks(kind)
                 if lng == lang and d in available_domains()
             ]
         for source, tasks in sets:

@@ -130,7 +130,9 @@ def build_experiment(
     """Resolve the suite, load and select tasks, and build models and evaluators."""
     suite = get_suite(options.suite)
     source = Path(options.tasks_file) if options.tasks_file else None
-    tasks = select_tasks(suite.load_tasks(source, options.domain, options.language), options)
+    tasks = select_tasks(
+        suite.load_tasks(source, options.domain, options.language, options.task_set), options
+    )
     run_dir = Path(options.out) if options.out else default_run_dir(options)
     if models is None:
         cache = ModelCache(run_dir / CACHE_FILENAME) if options.cache else None

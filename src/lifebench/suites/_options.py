@@ -14,6 +14,7 @@ UserKind = Literal["llm", "dummy", "scripted"]
 EvaluatorKind = Literal["state", "rubric", "both"]
 JudgeVariantKind = Literal["sliding", "full", "sliding-norubric", "full-norubric"]
 DedupKind = Literal["exact", "paraphrase", "overall"]
+TaskSetKind = Literal["auto", "generated", "demo"]
 
 # Options that change how fast a run goes but not what it computes; excluded from the hash.
 _OPERATIONAL = frozenset({"concurrency", "out", "models_file", "cache", "quiet"})
@@ -27,6 +28,11 @@ class RunOptions(BaseModel):
     suite: str = Field("vita", description="Suite name (vita).")
     domain: str = Field("delivery", description="Domain within the suite.")
     tasks_file: str | None = Field(None, description="Task file; None = the bundled tasks.")
+    task_set: TaskSetKind = Field(
+        "auto",
+        description="Bundled set used without a task file: generated (100 certified tasks per "
+        "domain), demo (a few hand-written ones), or auto (generated where shipped, else demo).",
+    )
     task_ids: tuple[str, ...] = Field((), description="Only these task ids (empty = all).")
     num_tasks: int | None = Field(None, description="Only the first N tasks (after task_ids).")
     trials: int = Field(1, ge=1, description="Trials per task (k of pass^k).")

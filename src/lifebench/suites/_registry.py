@@ -50,8 +50,10 @@ class Suite(Protocol):
         """Domain names this suite offers."""
         ...
 
-    def load_tasks(self, source: Path | None, domain: str, language: Language) -> list[Any]:
-        """Tasks from ``source`` (an official file) or the bundled set when None."""
+    def load_tasks(
+        self, source: Path | None, domain: str, language: Language, task_set: str = "auto"
+    ) -> list[Any]:
+        """Tasks from ``source`` (an official file) or the bundled ``task_set`` when None."""
         ...
 
     def parse_task(self, data: str) -> Any:

@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from importlib import resources
+from importlib.abc import Traversable
 from pathlib import Path
 from typing import Any, Literal
 
@@ -467,10 +468,27 @@ def load_tasks(path: Path | str) -> list[VitaTask]:
 _DATA_PACKAGE = "lifebench.vita.data"
 
 
-def available_bundled_tasks() -> list[tuple[str, str]]:
-    """``(domain, language)`` pairs of the demo task files shipped with lifebench."""
+TaskSet = Literal["demo", "generated"]
+TASK_SETS: tuple[TaskSet, ...] = ("generated", "demo")
+#: Where each bundled set lives inside the package data.
+_SET_FOLDERS: dict[str, tuple[str, ...]] = {"demo": (), "generated": ("generated",)}
+
+
+def _set_folder(task_set: TaskSet) -> Traversable:
+    folder = resources.files(_DATA_PACKAGE)
+    for part in _SET_FOLDERS[task_set]:
+        folder = folder.joinpath(part)
+    return folder
+
+
+def available_bundled_tasks(task_set: TaskSet = "demo") -> list[tuple[str, str]]:
+    """``(domain, language)`` pairs of a bundled task set: the hand-written ``demo`` tasks or
+    the ``generated`` ones (100 per domain, certified)."""
+    folder = _set_folder(task_set)
+    if not folder.is_dir():
+        return []
     pairs = []
-    for entry in resources.files(_DATA_PACKAGE).iterdir():
+    for entry in folder.iterdir():
         name = entry.name
         if entry.is_file() and name.endswith(".json") and "_" in name:
             domain, _, language = name[: -len(".json")].rpartition("_")
@@ -478,22 +496,24 @@ def available_bundled_tasks() -> list[tuple[str, str]]:
     return sorted(pairs)
 
 
-def load_bundled_tasks(domain: str, language: str) -> list[VitaTask]:
-    """Load the demo tasks shipped as package data (e.g. ``("delivery", "en")``).
+def load_bundled_tasks(domain: str, language: str, task_set: TaskSet = "demo") -> list[VitaTask]:
+    """Load a task set shipped as package data (e.g. ``("delivery", "en", "generated")``).
 
     Works from any install (wheel, zip, editable): files are read through
     :mod:`importlib.resources`, never relative to the source tree.
 
     Raises:
-        InputError: no bundled file for that domain and language (the message lists those that
-            exist), or the bundled file is malformed.
+        InputError: no bundled file for that set, domain and language (the message lists those
+            that exist), or the bundled file is malformed.
     """
     name = f"{domain}_{language}.json"
-    resource = resources.files(_DATA_PACKAGE).joinpath(name)
+    resource = _set_folder(task_set).joinpath(name)
     if not resource.is_file():
-        known = ", ".join(f"{d}/{lang}" for d, lang in available_bundled_tasks()) or "none"
+        known = ", ".join(f"{d}/{lang}" for d, lang in available_bundled_tasks(task_set)) or "none"
         raise InputError(
-            f"no bundled tasks for domain {domain!r} and language {language!r} (available: {known})"
+            f"no bundled {task_set} tasks for domain {domain!r} and language {language!r} "
+            f"(available: {known})"
         )
     text = resource.read_text(encoding="utf-8")
-    return parse_tasks(text, f"{_DATA_PACKAGE}/{name}")
+    where = "/".join((_DATA_PACKAGE, *_SET_FOLDERS[task_set], name))
+    return parse_tasks(text, where)

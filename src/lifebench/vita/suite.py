@@ -28,7 +28,7 @@ from lifebench.vita import prompts
 from lifebench.vita.agents.oracle import OracleAgent
 from lifebench.vita.domains.registry import available_domains, domain_spec, resolve
 from lifebench.vita.grading.rubric import BASIS_OF_VARIANT, RubricJudge
-from lifebench.vita.loader import load_bundled_tasks, load_tasks
+from lifebench.vita.loader import available_bundled_tasks, load_bundled_tasks, load_tasks
 from lifebench.vita.task import VitaTask
 
 
@@ -50,12 +50,20 @@ class VitaSuite:
     def _check_domain(self, domain: str) -> None:
         domain_spec(domain)
 
-    def load_tasks(self, source: Path | None, domain: str, language: Language) -> list[Any]:
-        """Official tasks from ``source``, or the bundled demo tasks."""
+    def load_tasks(
+        self, source: Path | None, domain: str, language: Language, task_set: str = "auto"
+    ) -> list[Any]:
+        """Official tasks from ``source``, or a bundled set: ``generated`` (100 certified tasks
+        per domain), ``demo`` (a few hand-written ones), ``auto`` (generated where shipped)."""
         self._check_domain(domain)
-        if source is None:
-            return list(load_bundled_tasks(domain, language))
-        return list(load_tasks(source))
+        if source is not None:
+            return list(load_tasks(source))
+        if task_set == "auto":
+            shipped = available_bundled_tasks("generated")
+            task_set = "generated" if (domain, language) in shipped else "demo"
+        return list(
+            load_bundled_tasks(domain, language, "demo" if task_set == "demo" else "generated")
+        )
 
     def parse_task(self, data: str) -> VitaTask:
         """A task from its stored JSON."""

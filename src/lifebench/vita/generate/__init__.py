@@ -7,7 +7,6 @@ loads and lints every draft, and certifies it with the domain's real environment
 noop 0, distractor 0), retrying with the next sub-seed when a draft fails.
 """
 
-from lifebench.vita.generate.bundled import available_generated_tasks, bundled_generated_tasks
 from lifebench.vita.generate.certify import Certificate, certify
 from lifebench.vita.generate.output import dumps_tasks, write_tasks
 from lifebench.vita.generate.pipeline import (
@@ -31,9 +30,7 @@ __all__ = [
     "TaskGenerator",
     "TaskSpec",
     "agenerate_tasks",
-    "available_generated_tasks",
     "available_generators",
-    "bundled_generated_tasks",
     "certify",
     "dumps_tasks",
     "generate_tasks",
