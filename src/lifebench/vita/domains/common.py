@@ -11,13 +11,25 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import Annotated, Any, Literal, Self
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Self, TypeVar
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    AliasChoices,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from lifebench._util.text import Language, Text
+from lifebench.errors import InputError
 from lifebench.tools import Param, ToolError, tool
 from lifebench.vita.domains import _calendar, _geo, _match
+
+if TYPE_CHECKING:
+    from lifebench.vita.task import VitaTask
 
 OrderStatus = Literal[
     "unpaid", "paid", "unconsumed", "consumed", "processed", "in-progress", "delivered", "cancelled"
@@ -153,6 +165,9 @@ class VitaDB(Record):
         return cls.model_validate(picked)
 
 
+DB = TypeVar("DB", bound=VitaDB)
+
+
 # --------------------------------------------------------------------------------------------
 # The eight shared tools
 # --------------------------------------------------------------------------------------------
@@ -168,6 +183,31 @@ class SharedTools:
     db: VitaDB
     now: datetime
     language: Language
+    task_id: str
+
+    def _load_world(self, task: VitaTask, language: Language, db_type: type[DB], label: str) -> DB:
+        """Set ``task_id``, ``language``, ``now`` and return ``db_type`` built from ``task``.
+
+        Raises:
+            InputError: the task's tables or clock are invalid (naming the task and field).
+        """
+        self.task_id = task.id
+        self.language = language
+        try:
+            db = db_type.from_environment(task.environment)
+        except ValidationError as exc:
+            raise InputError(
+                f"invalid {label} data: {exc}", task_id=task.id, field="environment"
+            ) from None
+        now = _calendar.parse_datetime(db.time)
+        if now is None:
+            raise InputError(
+                f"time must be 'YYYY-MM-DD HH:MM:SS', got {db.time!r}",
+                task_id=task.id,
+                field="environment.time",
+            )
+        self.now = now
+        return db
 
     # ---- hooks for the domains -------------------------------------------------------------
 

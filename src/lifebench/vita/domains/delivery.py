@@ -11,10 +11,9 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Annotated, Any, ClassVar, Self
 
-from pydantic import Field, ValidationError, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from lifebench._util.text import Language, Text
-from lifebench.errors import InputError
 from lifebench.tools import Param, ToolError, ToolSet, tool, tools_of
 from lifebench.vita.domains import _calendar, _geo, _match
 from lifebench.vita.domains.common import (
@@ -160,22 +159,7 @@ class DeliveryEnvironment(SharedTools):
     SEARCH_LIMIT: ClassVar[int] = 20
 
     def __init__(self, task: VitaTask, language: Language = "en") -> None:
-        self.task_id = task.id
-        self.language = language
-        try:
-            self.db = DeliveryDB.from_environment(task.environment)
-        except ValidationError as exc:
-            raise InputError(
-                f"invalid delivery data: {exc}", task_id=task.id, field="environment"
-            ) from None
-        now = _calendar.parse_datetime(self.db.time)
-        if now is None:
-            raise InputError(
-                f"time must be 'YYYY-MM-DD HH:MM:SS', got {self.db.time!r}",
-                task_id=task.id,
-                field="environment.time",
-            )
-        self.now = now
+        self.db = self._load_world(task, language, DeliveryDB, "delivery")
         self._next_serial = 1
         self._created: list[str] = []
         self._tools = ToolSet(tools_of(self))

@@ -22,13 +22,11 @@ Each kind has its own counter starting at 001; ids already present in the data a
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import datetime
 from typing import Annotated, Any, ClassVar, Literal, NoReturn, Self
 
-from pydantic import AliasChoices, Field, ValidationError, model_validator
+from pydantic import AliasChoices, Field, model_validator
 
 from lifebench._util.text import Language, Text
-from lifebench.errors import InputError
 from lifebench.tools import Param, ToolError, ToolSet, tool, tools_of
 from lifebench.vita.domains import _calendar, _match
 from lifebench.vita.domains.common import Location, Order, OrderProduct, Record, SharedTools, VitaDB
@@ -247,22 +245,7 @@ class InStoreEnvironment(SharedTools):
     SEARCH_LIMIT: ClassVar[int] = 20
 
     def __init__(self, task: VitaTask, language: Language = "en") -> None:
-        self.task_id = task.id
-        self.language = language
-        try:
-            self.db = InStoreDB.from_environment(task.environment)
-        except ValidationError as exc:
-            raise InputError(
-                f"invalid in-store data: {exc}", task_id=task.id, field="environment"
-            ) from None
-        now = _calendar.parse_datetime(self.db.time)
-        if now is None:
-            raise InputError(
-                f"time must be 'YYYY-MM-DD HH:MM:SS', got {self.db.time!r}",
-                task_id=task.id,
-                field="environment.time",
-            )
-        self.now: datetime = now
+        self.db = self._load_world(task, language, InStoreDB, "in-store")
         self._serials = {"order": 1, "book": 1, "reservation": 1}
         self._created: dict[str, list[str]] = {"order": [], "book": [], "reservation": []}
         self._tools = ToolSet(tools_of(self))

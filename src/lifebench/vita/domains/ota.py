@@ -13,10 +13,7 @@ from collections.abc import Mapping
 from datetime import date as Date
 from typing import Annotated, Any, ClassVar
 
-from pydantic import ValidationError
-
 from lifebench._util.text import Language, Text
-from lifebench.errors import InputError
 from lifebench.tools import Param, ToolError, ToolSet, tool, tools_of
 from lifebench.vita.domains import _calendar, _match
 from lifebench.vita.domains._ota_tables import (
@@ -293,22 +290,7 @@ class OTAEnvironment(SharedTools):
 
     def __init__(self, task: VitaTask, language: Language = "en") -> None:
         """Copy and validate ``task``'s OTA tables; InputError names the task when they are bad."""
-        self.task_id = task.id
-        self.language = language
-        try:
-            self.db = OTADB.from_environment(task.environment)
-        except ValidationError as exc:
-            raise InputError(
-                f"invalid OTA data: {exc}", task_id=task.id, field="environment"
-            ) from None
-        now = _calendar.parse_datetime(self.db.time)
-        if now is None:
-            raise InputError(
-                f"time must be 'YYYY-MM-DD HH:MM:SS', got {self.db.time!r}",
-                task_id=task.id,
-                field="environment.time",
-            )
-        self.now = now
+        self.db = self._load_world(task, language, OTADB, "OTA")
         self._next_serial = 1
         self._created: list[str] = []
         self._paid: dict[str, float] = {
