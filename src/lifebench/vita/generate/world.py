@@ -215,6 +215,13 @@ class AddressBook:
             f"{region_zh}{street.zh}{number}号{name.zh}{kind.zh}{floor}楼",
         )
 
+    def venue(self) -> Bi:
+        """A plain street address (a hotel, an attraction …): number, street, district, city."""
+        street, number = self._street()
+        district = pick(self.rng, self.city.districts)
+        region_en, region_zh = self._region(district)
+        return Bi(f"{number} {street.en}, {region_en}", f"{region_zh}{street.zh}{number}号")
+
     def shop(self) -> Bi:
         """A street-front shop."""
         street, number = self._street()
