@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from lifebench.cli import app
+from lifebench.runner import RunStore
 from lifebench.testing import MockOpenAIServer
 from lifebench.testing.mock_openai import MockServerThread, completion_response
 
@@ -183,3 +184,12 @@ def test_judge_failure_is_a_grading_error_not_a_rerun(tmp_path: Path) -> None:
     rep = _report(out)
     assert rep["n_simulations"] == 2 and rep["n_errors"] == 0
     assert rep["n_grading_errors"] == 2 and rep["n_scored"] == 0
+    store = RunStore.read(out)
+    try:
+        for record in store.results():
+            assert record.evaluation is not None and record.evaluation.error
+            failed = record.evaluation.by_basis["rubric"]
+            assert failed.usage.calls == 3 and "failed" in failed.note  # tokens of the re-asks kept
+            assert record.evaluation.by_basis["state"].reward in (0.0, 1.0)
+    finally:
+        store.close()

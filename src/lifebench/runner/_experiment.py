@@ -15,7 +15,8 @@ from typing import Any
 
 from lifebench._util.hashing import derive_seed
 from lifebench.errors import InfrastructureError, InputError
-from lifebench.evaluation import Evaluation, Evaluator, JudgeError, combine
+from lifebench.evaluation import BasisResult, Evaluation, Evaluator, JudgeError, combine
+from lifebench.messages import Usage
 from lifebench.models import ModelFactory
 from lifebench.models._cache import ModelCache
 from lifebench.runner._progress import Progress
@@ -109,8 +110,12 @@ async def evaluate(
             results[name] = await evaluator.evaluate(task, simulation)
         except (JudgeError, InfrastructureError) as exc:
             errors.append(f"{name}: {exc}")
+            spent = exc.usage if isinstance(exc, JudgeError) else Usage.zero()
+            results[name] = BasisResult(
+                basis=name, reward=0.0, score=0.0, usage=spent, note=f"failed: {exc}"
+            )
     missing = [b for b in bases if b not in results]
-    if errors or missing:
+    if errors or missing:  # judge tokens already spent are kept in the failed basis
         detail = "; ".join(errors) or f"bases not computed: {', '.join(missing)}"
         return Evaluation(
             reward=0.0,
