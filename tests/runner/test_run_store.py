@@ -157,3 +157,21 @@ def test_failed_open_leaves_store_usable(tmp_path: Path) -> None:
         open_store(tmp_path, config_hash="other")
     with open_store(tmp_path) as store:
         assert store.config() == CONFIG
+
+
+def test_one_writer_per_run_directory(tmp_path: Path) -> None:
+    from lifebench.errors import LifebenchError
+    from lifebench.runner import RunStore
+
+    first = RunStore.open(tmp_path, {"a": 1}, "h", {"t": "x"})
+    try:
+        with pytest.raises(LifebenchError, match="in use by another lifebench process"):
+            RunStore.open(tmp_path, {"a": 1}, "h", {"t": "x"})
+        with pytest.raises(LifebenchError, match="in use"):
+            RunStore.read(tmp_path, write=True)
+        reader = RunStore.read(tmp_path)  # reports may read while a run writes
+        reader.close()
+    finally:
+        first.close()
+    second = RunStore.open(tmp_path, {"a": 1}, "h", {"t": "x"})  # released on close
+    second.close()

@@ -54,7 +54,7 @@ async def regrade(
     recomputed from the chosen bases). Judge calls go through the run's model cache, so an
     identical second re-grade makes no API call.
     """
-    store = RunStore.read(run_dir)
+    store = RunStore.read(run_dir, write=True)
     try:
         options = regrade_options(store.config(), overrides, run_dir)
         suite = get_suite(options.suite)

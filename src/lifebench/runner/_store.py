@@ -15,7 +15,9 @@ run directory at once is not supported.
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -105,6 +107,29 @@ def _read_meta(conn: sqlite3.Connection) -> RunMeta | None:
     )
 
 
+LOCK_FILENAME = "run.lock"
+
+
+def _writer_lock(directory: Path) -> int:
+    """Take the exclusive writer lock of a run directory (released when the fd closes).
+
+    The lock is advisory (``flock``) and dies with the process, so a killed run never leaves a
+    stale lock behind.
+    """
+    fd = os.open(directory / LOCK_FILENAME, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise LifebenchError(
+            f"{directory} is in use by another lifebench process (run or eval); wait for it to "
+            "finish or use another run directory"
+        ) from None
+    os.ftruncate(fd, 0)
+    os.write(fd, str(os.getpid()).encode())
+    return fd
+
+
 class RunStore:
     """Persistent state of one run: its configuration, tasks, units and attempt log.
 
@@ -112,11 +137,14 @@ class RunStore:
     manager). See the module docstring for durability and concurrency guarantees.
     """
 
-    def __init__(self, conn: sqlite3.Connection, path: Path, meta: RunMeta) -> None:
+    def __init__(
+        self, conn: sqlite3.Connection, path: Path, meta: RunMeta, lock: int | None = None
+    ) -> None:
         """Use :meth:`open`; this only wires an already validated connection."""
         self._conn = conn
         self._path = path
         self._meta = meta
+        self._lock = lock
 
     # ------------------------------------------------------------------ opening
 
@@ -140,6 +168,7 @@ class RunStore:
         """
         directory = Path(run_dir)
         directory.mkdir(parents=True, exist_ok=True)
+        lock = _writer_lock(directory)
         path = directory / STORE_FILENAME
         conn = _connect(path)
         try:
@@ -154,25 +183,31 @@ class RunStore:
                 )
         except BaseException:
             conn.close()
+            os.close(lock)
             raise
-        return cls(conn, path, meta)
+        return cls(conn, path, meta, lock)
 
     @classmethod
-    def read(cls, run_dir: str | Path) -> RunStore:
-        """Open an existing run store for reading (reports, re-grading) without a config check.
+    def read(cls, run_dir: str | Path, *, write: bool = False) -> RunStore:
+        """Open an existing run store without a config check: for reports (any time, even
+        while a run is going) or, with ``write=True``, for re-grading (exclusive, like a run).
 
         Raises:
-            LifebenchError: ``run_dir`` holds no run store.
+            LifebenchError: ``run_dir`` holds no run store, or (``write``) another lifebench
+                process is writing to it.
         """
         path = Path(run_dir) / STORE_FILENAME
         if not path.is_file():
             raise LifebenchError(f"{run_dir} is not a run directory (no {STORE_FILENAME})")
+        lock = _writer_lock(Path(run_dir)) if write else None
         conn = _connect(path)
         meta = _read_meta(conn)
         if meta is None:
             conn.close()
+            if lock is not None:
+                os.close(lock)
             raise LifebenchError(f"{path} has no run metadata")
-        return cls(conn, path, meta)
+        return cls(conn, path, meta, lock)
 
     @staticmethod
     def _init_or_check(
@@ -506,8 +541,11 @@ class RunStore:
     # ------------------------------------------------------------------ lifetime
 
     def close(self) -> None:
-        """Close the connection (idempotent)."""
+        """Close the connection and release the writer lock (idempotent)."""
         self._conn.close()
+        if self._lock is not None:
+            os.close(self._lock)  # closing the descriptor releases the flock
+            self._lock = None
 
     def __enter__(self) -> RunStore:
         return self
