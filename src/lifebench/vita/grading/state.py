@@ -121,11 +121,16 @@ class _Matcher:
         if isinstance(want_loc, Mapping) and want_loc.get("address"):
             got_loc = order.get("location") or {}
             close = _metres(want_loc, got_loc)
-            if not (
-                same_text(str(got_loc.get("address", "")), str(want_loc["address"]))
-                or (close is not None and close <= ADDRESS_TOLERANCE_M)
-            ):
-                return f"address '{got_loc.get('address', '')}' ≠ '{want_loc['address']}'"
+            # Coordinates decide when both sides have them: two addresses in the same district
+            # can look alike as text while lying kilometres apart. Text is the fallback.
+            matched = (
+                close <= ADDRESS_TOLERANCE_M
+                if close is not None
+                else same_text(str(got_loc.get("address", "")), str(want_loc["address"]))
+            )
+            if not matched:
+                where = f" ({close:.0f} m away)" if close is not None else ""
+                return f"address '{got_loc.get('address', '')}' ≠ '{want_loc['address']}'{where}"
         now = parse_time(self.task.environment.get("time"))
         shipping = float(order.get("shipping_time") or 0.0)
         for key in ("delivery_time", "dispatch_time"):
