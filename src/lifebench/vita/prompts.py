@@ -19,15 +19,11 @@ and done and verified; end when all is done correctly or the agent says it canno
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from lifebench._util.text import Language
-
-_WEEKDAYS = {
-    "en": ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
-    "zh": ("星期一", "星期二", "星期三", "星期四", "星期五", "星期六", "星期日"),
-}
+from lifebench.vita.domains._calendar import weekday_name
+from lifebench.vita.timefmt import parse_time
 
 GREETING = {"en": "Hello, how can I help you?", "zh": "您好，请问有什么可以帮您？"}
 
@@ -204,11 +200,10 @@ _DUMMY_ZH = """\
 
 def format_time(value: str, language: Language) -> str:
     """``YYYY-MM-DD HH:MM:SS`` followed by the weekday name in ``language``."""
-    try:
-        weekday = datetime.strptime(value, "%Y-%m-%d %H:%M:%S").weekday()  # noqa: DTZ007
-    except ValueError:
+    when = parse_time(value)
+    if when is None:
         return value
-    return f"{value} {_WEEKDAYS[language][weekday]}"
+    return f"{value} {weekday_name(when.date(), language)}"
 
 
 def agent_prompt(time: str, language: Language, *, solo: bool = False) -> str:

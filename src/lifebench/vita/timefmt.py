@@ -1,4 +1,10 @@
-"""The task clock's timestamp format, parsed leniently (the official data has stray spaces)."""
+"""The task clock's timestamp format, parsed leniently, for reading task data.
+
+The official data has stray spaces, missing seconds and the like, so graders and planners read
+timestamps with :func:`parse_time`. Tool arguments from an agent are held to the exact format
+instead (``lifebench.vita.domains._calendar.parse_datetime``): a malformed time there is an
+error the agent must see.
+"""
 
 from __future__ import annotations
 
