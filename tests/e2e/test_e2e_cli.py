@@ -165,3 +165,8 @@ def test_bad_option_values_are_clear_errors(tmp_path: Path) -> None:
     assert code == 2 and "moon" in err
     code, _, err = _invoke("run", "--agent", "llm", "--out", str(tmp_path / "y"), "--quiet")
     assert code != 0
+    code, _, err = _invoke(
+        "run", "--agent-model", "nosuch", "--out", str(tmp_path / "z"), "--quiet"
+    )
+    assert code == 2 and "--agent-model" in err and "nosuch" in err
+    assert not (tmp_path / "z").exists()  # refused before anything ran

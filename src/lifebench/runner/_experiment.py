@@ -149,6 +149,16 @@ def build_experiment(
             if options.models_file
             else ModelFactory(**kwargs)
         )
+    for flag, spec in (
+        ("--agent-model", options.agent_model),
+        ("--user-model", options.user_model),
+        ("--judge-model", options.judge_model),
+    ):
+        if spec:  # fail before the run, not once per unit
+            try:
+                models.resolve(spec)
+            except InputError as exc:
+                raise InputError(str(exc), field=flag) from None
     return Experiment(
         options=options,
         suite=suite,
