@@ -413,7 +413,7 @@ def test_pools_are_parallel_immutable_and_unique() -> None:
         assert len({d.name.zh for d in category.dishes}) == len(category.dishes)
         for restriction in people.RESTRICTIONS:
             safe = [d for d in category.dishes if not d.flags & restriction.forbidden]
-            assert len(safe) * len(food.VARIANTS) >= DeliveryGenerator.MAX_PRODUCTS
+            assert len(safe) * len(food.VARIANTS) >= DeliveryGenerator.KNOBS.max_products
     flags = {f for c in food.CATEGORIES for d in c.dishes for f in d.flags}
     assert flags == set(food.FLAG_TAGS)
     assert {f for r in people.RESTRICTIONS for f in r.forbidden} <= flags

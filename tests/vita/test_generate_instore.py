@@ -515,7 +515,7 @@ def test_pools_are_parallel_immutable_and_unique() -> None:
         assert not tags & {t.en for t in food.FLAG_TAGS.values()}
         assert {f for s in category.styles for f in s.flags} <= flags
         product_combos = len(category.styles) * len(category.kinds)
-        assert product_combos >= InStoreGenerator.MAX_PRODUCTS + 2
+        assert product_combos >= InStoreGenerator.KNOBS.max_products + 2
         if category.dining:
             safe = [
                 len([s for s in category.styles if not s.flags & r.forbidden])

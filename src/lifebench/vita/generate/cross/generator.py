@@ -14,7 +14,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from lifebench.errors import InputError
 from lifebench.vita.generate.cross import text as ctext
 from lifebench.vita.generate.cross.goals import (
     ScheduledDelivery,
@@ -43,6 +42,7 @@ from lifebench.vita.generate.instore.generator import near_miss_problems
 from lifebench.vita.generate.instore.goal_select import SelectionGoal as VisitGoal
 from lifebench.vita.generate.instore.history import draft_history as instore_history
 from lifebench.vita.generate.instore.model import ShopDraft
+from lifebench.vita.generate.knobs import KnobRules, check_knobs, subgoal_count
 from lifebench.vita.generate.ota.catalog import Catalog as OTACatalog
 from lifebench.vita.generate.ota.context import Goal as OTAGoal
 from lifebench.vita.generate.ota.generator import TaskBuilder as OTABuilder
@@ -62,47 +62,26 @@ class CrossGenerator:
 
     domain: ClassVar[str] = "cross"
     vita_domain: ClassVar[str] = "cross"
-    MIN_SUBGOALS: ClassVar[int] = 2
-    MAX_SUBGOALS: ClassVar[int] = 6
     DEFAULT_PRODUCTS: ClassVar[int] = 5
+    KNOBS: ClassVar[KnobRules] = KnobRules(
+        "cross",
+        min_subgoals=2,
+        max_subgoals=6,
+        min_products=3,
+        max_products=12,
+        max_providers=48,
+        default_subgoals=((2, 0.2), (3, 0.4), (4, 0.3), (5, 0.1)),
+        why_subgoals="sub-goals of at least two domains",
+    )
     """Products per provider (the official cross-scenario set has 5.2 on average)."""
-    MIN_PRODUCTS: ClassVar[int] = 3
-    MAX_PRODUCTS: ClassVar[int] = 12
-    MAX_PROVIDERS: ClassVar[int] = 48
 
     def check_options(self, options: GenerateOptions) -> None:
-        """Sub-goals 2–6 in total (at least one per domain of two), products 3–12 per
-        provider, providers two per sub-goal up to 48 in total."""
-        subgoals = options.subgoals
-        if subgoals is not None and not self.MIN_SUBGOALS <= subgoals <= self.MAX_SUBGOALS:
-            raise InputError(
-                f"must be between {self.MIN_SUBGOALS} and {self.MAX_SUBGOALS} for cross "
-                "(sub-goals of at least two domains)",
-                field="--subgoals",
-            )
-        if options.products is not None and not (
-            self.MIN_PRODUCTS <= options.products <= self.MAX_PRODUCTS
-        ):
-            raise InputError(
-                f"must be between {self.MIN_PRODUCTS} and {self.MAX_PRODUCTS} for cross",
-                field="--products",
-            )
-        if options.providers is not None:
-            needed = 2 * (subgoals or self.MIN_SUBGOALS)
-            if not needed <= options.providers <= self.MAX_PROVIDERS:
-                raise InputError(
-                    f"must be between {needed} (two per sub-goal) and {self.MAX_PROVIDERS}",
-                    field="--providers",
-                )
+        """Knob limits: see :attr:`KNOBS`."""
+        check_knobs(options, self.KNOBS)
 
     def subgoal_count(self, spec: TaskSpec, rng: random.Random) -> int:
-        """The requested count, else 2–5 (weighted towards 3), capped by the provider budget."""
-        if spec.subgoals is not None:
-            return spec.subgoals
-        count = weighted(rng, [(2, 0.2), (3, 0.4), (4, 0.3), (5, 0.1)])
-        if spec.providers is not None:
-            count = max(self.MIN_SUBGOALS, min(count, spec.providers // 2))
-        return count
+        """The requested count, else a weighted draw capped by the provider budget."""
+        return subgoal_count(spec, rng, self.KNOBS)
 
     def products(self, spec: TaskSpec) -> Products:
         """Products per provider in every domain: the knob, else :attr:`DEFAULT_PRODUCTS`."""

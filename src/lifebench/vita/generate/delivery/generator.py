@@ -8,7 +8,6 @@ from datetime import timedelta
 from types import MappingProxyType
 from typing import ClassVar
 
-from lifebench.errors import InputError
 from lifebench.vita.generate.delivery import text
 from lifebench.vita.generate.delivery.catalog import Catalog
 from lifebench.vita.generate.delivery.context import PERIODS, Context, Goal, Line
@@ -22,6 +21,7 @@ from lifebench.vita.generate.delivery.goal_select import (
 )
 from lifebench.vita.generate.delivery.model import StoreDraft
 from lifebench.vita.generate.delivery.render import Decoy, render_task
+from lifebench.vita.generate.knobs import KnobRules, check_knobs, subgoal_count
 from lifebench.vita.generate.pools.food import KIN, FoodCategory
 from lifebench.vita.generate.pools.people import RESTRICTIONS
 from lifebench.vita.generate.protocol import Draft, GenerateOptions, TaskSpec
@@ -96,32 +96,17 @@ class DeliveryGenerator:
     domain: ClassVar[str] = "delivery"
     vita_domain: ClassVar[str] = "delivery"
     DEFAULT_PRODUCTS: ClassVar[int] = 5
-    MAX_SUBGOALS: ClassVar[int] = 5
-    MAX_PRODUCTS: ClassVar[int] = 15
+    KNOBS: ClassVar[KnobRules] = KnobRules(
+        "delivery", min_subgoals=1, max_subgoals=5, min_products=3, max_products=15
+    )
 
     def check_options(self, options: GenerateOptions) -> None:
-        """Sub-goals 1–5, products 3–15 per store, at least two stores per sub-goal."""
-        if options.subgoals is not None and options.subgoals > self.MAX_SUBGOALS:
-            raise InputError(f"at most {self.MAX_SUBGOALS} for delivery", field="--subgoals")
-        if options.products is not None and not 3 <= options.products <= self.MAX_PRODUCTS:
-            raise InputError(
-                f"must be between 3 and {self.MAX_PRODUCTS} for delivery", field="--products"
-            )
-        if options.providers is not None:
-            needed = 2 * (options.subgoals or 1)
-            if options.providers < needed:
-                raise InputError(
-                    f"must be at least {needed} (two stores per sub-goal)", field="--providers"
-                )
+        """Knob limits: see :attr:`KNOBS`."""
+        check_knobs(options, self.KNOBS)
 
     def subgoal_count(self, spec: TaskSpec, rng: random.Random) -> int:
-        """The requested count, else 1–3 (weighted towards 2), capped by the store budget."""
-        if spec.subgoals is not None:
-            return spec.subgoals
-        count = weighted(rng, [(1, 0.3), (2, 0.45), (3, 0.25)])
-        if spec.providers is not None:
-            count = max(1, min(count, spec.providers // 2))
-        return count
+        """The requested count, else a weighted draw capped by the provider budget."""
+        return subgoal_count(spec, rng, self.KNOBS)
 
     def draft(self, spec: TaskSpec, rng: random.Random) -> Draft:
         """One delivery task from ``rng``."""

@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from lifebench.errors import InputError
 from lifebench.vita.generate.instore.catalog import Catalog
 from lifebench.vita.generate.instore.context import Context, Goal, user_places
 from lifebench.vita.generate.instore.goal_existing import CancelExisting, ModifyReservation
@@ -20,6 +19,7 @@ from lifebench.vita.generate.instore.goal_select import (
 from lifebench.vita.generate.instore.history import draft_history
 from lifebench.vita.generate.instore.model import ShopDraft
 from lifebench.vita.generate.instore.render import Decoy, render_task
+from lifebench.vita.generate.knobs import KnobRules, check_knobs, subgoal_count
 from lifebench.vita.generate.pools.instore import KIN, ShopCategory
 from lifebench.vita.generate.pools.people import RESTRICTIONS
 from lifebench.vita.generate.protocol import Draft, GenerateOptions, TaskSpec
@@ -77,36 +77,17 @@ class InStoreGenerator:
     domain: ClassVar[str] = "instore"
     vita_domain: ClassVar[str] = "instore"
     DEFAULT_PRODUCTS: ClassVar[int] = 5
-    MAX_SUBGOALS: ClassVar[int] = 5
-    MIN_PRODUCTS: ClassVar[int] = 3
-    MAX_PRODUCTS: ClassVar[int] = 12
+    KNOBS: ClassVar[KnobRules] = KnobRules(
+        "instore", min_subgoals=1, max_subgoals=5, min_products=3, max_products=12
+    )
 
     def check_options(self, options: GenerateOptions) -> None:
-        """Sub-goals 1–5, products 3–12 per shop, at least two shops per sub-goal."""
-        if options.subgoals is not None and options.subgoals > self.MAX_SUBGOALS:
-            raise InputError(f"at most {self.MAX_SUBGOALS} for instore", field="--subgoals")
-        if options.products is not None and not (
-            self.MIN_PRODUCTS <= options.products <= self.MAX_PRODUCTS
-        ):
-            raise InputError(
-                f"must be between {self.MIN_PRODUCTS} and {self.MAX_PRODUCTS} for instore",
-                field="--products",
-            )
-        if options.providers is not None:
-            needed = 2 * (options.subgoals or 1)
-            if options.providers < needed:
-                raise InputError(
-                    f"must be at least {needed} (two shops per sub-goal)", field="--providers"
-                )
+        """Knob limits: see :attr:`KNOBS`."""
+        check_knobs(options, self.KNOBS)
 
     def subgoal_count(self, spec: TaskSpec, rng: random.Random) -> int:
-        """The requested count, else 1–3 (weighted towards 2), capped by the shop budget."""
-        if spec.subgoals is not None:
-            return spec.subgoals
-        count = weighted(rng, [(1, 0.3), (2, 0.45), (3, 0.25)])
-        if spec.providers is not None:
-            count = max(1, min(count, spec.providers // 2))
-        return count
+        """The requested count, else a weighted draw capped by the provider budget."""
+        return subgoal_count(spec, rng, self.KNOBS)
 
     def draft(self, spec: TaskSpec, rng: random.Random) -> Draft:
         """One in-store task from ``rng``."""

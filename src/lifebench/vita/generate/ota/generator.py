@@ -9,7 +9,7 @@ from datetime import timedelta
 from types import MappingProxyType
 from typing import ClassVar
 
-from lifebench.errors import InputError
+from lifebench.vita.generate.knobs import KnobRules, check_knobs, subgoal_count
 from lifebench.vita.generate.ota.catalog import Catalog
 from lifebench.vita.generate.ota.context import (
     Context,
@@ -78,41 +78,23 @@ class OTAGenerator:
     domain: ClassVar[str] = "ota"
     vita_domain: ClassVar[str] = "ota"
     DEFAULT_PRODUCTS: ClassVar[int] = 6
-    MIN_PRODUCTS: ClassVar[int] = 3
-    MAX_PRODUCTS: ClassVar[int] = 12
-    MAX_SUBGOALS: ClassVar[int] = len(GOAL_KINDS)
-    MAX_PROVIDERS: ClassVar[int] = 20
+    KNOBS: ClassVar[KnobRules] = KnobRules(
+        "ota",
+        min_subgoals=1,
+        max_subgoals=len(GOAL_KINDS),
+        min_products=3,
+        max_products=12,
+        max_providers=20,
+        why_subgoals="one per kind",
+    )
 
     def check_options(self, options: GenerateOptions) -> None:
-        """Sub-goals 1–7 (one per kind), products 3–12 per provider, providers 2 per sub-goal
-        up to 20."""
-        if options.subgoals is not None and options.subgoals > self.MAX_SUBGOALS:
-            raise InputError(
-                f"at most {self.MAX_SUBGOALS} for ota (one per kind)", field="--subgoals"
-            )
-        if options.products is not None and not (
-            self.MIN_PRODUCTS <= options.products <= self.MAX_PRODUCTS
-        ):
-            raise InputError(
-                f"must be between {self.MIN_PRODUCTS} and {self.MAX_PRODUCTS} for ota",
-                field="--products",
-            )
-        if options.providers is not None:
-            needed = 2 * (options.subgoals or 1)
-            if not needed <= options.providers <= self.MAX_PROVIDERS:
-                raise InputError(
-                    f"must be between {needed} (two per sub-goal) and {self.MAX_PROVIDERS}",
-                    field="--providers",
-                )
+        """Knob limits: see :attr:`KNOBS`."""
+        check_knobs(options, self.KNOBS)
 
     def subgoal_count(self, spec: TaskSpec, rng: random.Random) -> int:
-        """The requested count, else 1–3 (weighted towards 2), capped by the provider budget."""
-        if spec.subgoals is not None:
-            return spec.subgoals
-        count = weighted(rng, [(1, 0.3), (2, 0.45), (3, 0.25)])
-        if spec.providers is not None:
-            count = max(1, min(count, spec.providers // 2))
-        return count
+        """The requested count, else a weighted draw capped by the provider budget."""
+        return subgoal_count(spec, rng, self.KNOBS)
 
     def draft(self, spec: TaskSpec, rng: random.Random) -> Draft:
         """One OTA task from ``rng``."""
