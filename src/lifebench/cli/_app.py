@@ -8,6 +8,7 @@ from lifebench.cli._eval import eval_
 from lifebench.cli._import import import_
 from lifebench.cli._report import report
 from lifebench.cli._run import run
+from lifebench.cli._suite_flags import SUITE_FLAGS_SETTINGS, SuiteCommand
 from lifebench.cli._tasks import app as tasks_app
 from lifebench.cli._tools import app as tools_app
 
@@ -18,9 +19,9 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-app.command("run")(run)
+app.command("run", cls=SuiteCommand, context_settings=SUITE_FLAGS_SETTINGS)(run)
 app.command("report")(report)
-app.command("eval")(eval_)
+app.command("eval", cls=SuiteCommand, context_settings=SUITE_FLAGS_SETTINGS)(eval_)
 app.command("import")(import_)
 app.add_typer(tasks_app, name="tasks")
 app.add_typer(tools_app, name="tools")

@@ -12,21 +12,14 @@ from lifebench.cli._common import user_errors
 
 
 def eval_(
+    ctx: typer.Context,
     run_dir: Annotated[Path, typer.Argument(help="A run directory (holds run.sqlite).")],
     evaluator: Annotated[
-        str, typer.Option(help="Reward basis: state | rubric | both (state AND rubric).")
-    ] = "rubric",
+        str | None,
+        typer.Option(help="Evaluator kind (vita: state | rubric | both; default: the run's)."),
+    ] = None,
     judge_model: Annotated[
         str | None, typer.Option(help="Judge model: a name from --models or MODEL@BASE_URL.")
-    ] = None,
-    judge_variant: Annotated[
-        str | None,
-        typer.Option(help="sliding (default) | full | sliding-norubric | full-norubric."),
-    ] = None,
-    window: Annotated[int | None, typer.Option(help="Messages per judge window (10).")] = None,
-    overlap: Annotated[int | None, typer.Option(help="Messages shared by windows (2).")] = None,
-    rubric_dedup: Annotated[
-        str | None, typer.Option(help="paraphrase (default) | exact (official) | overall.")
     ] = None,
     models: Annotated[
         Path | None, typer.Option("--models", help="Models config file (YAML or JSON).")
@@ -39,20 +32,25 @@ def eval_(
     New bases are added to each stored evaluation (earlier ones are kept) and the reward is
     recomputed from --evaluator. Judge calls go through RUN_DIR/model_cache.sqlite, so a second
     identical re-grade makes no API call. A judge that fails is recorded as a grading error.
+    Grading options of the run's suite follow as --name VALUE (listed below).
     """
+    from lifebench.cli._suite_flags import parse_suite_flags
     from lifebench.reporting import build_report, render_report, write_report
     from lifebench.runner import Progress, RunStore
     from lifebench.runner._regrade import regrade
+    from lifebench.suites import options_model
 
-    overrides = {
-        "evaluator": evaluator,
-        "judge_model": judge_model,
-        "judge_variant": judge_variant,
-        "window": window,
-        "overlap": overlap,
-        "rubric_dedup": rubric_dedup,
-    }
     with user_errors():
+        store = RunStore.read(run_dir)
+        try:
+            suite = str(store.config().get("suite") or "vita")
+        finally:
+            store.close()
+        overrides = {
+            "evaluator": evaluator,
+            "judge_model": judge_model,
+            "suite_options": parse_suite_flags(ctx.args, options_model(suite), suite),
+        }
         summary = asyncio.run(
             regrade(
                 run_dir,

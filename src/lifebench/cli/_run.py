@@ -19,8 +19,15 @@ def _split_ids(values: list[str] | None) -> tuple[str, ...]:
 
 
 def run(
-    suite: Annotated[str, typer.Option(help="Suite: vita.")] = "vita",
-    domain: Annotated[str, typer.Option(help="Domain: delivery | instore | ota.")] = "delivery",
+    ctx: typer.Context,
+    suite: Annotated[str, typer.Option(help="Suite (see the suite options below).")] = "vita",
+    domain: Annotated[
+        str | None,
+        typer.Option(
+            help="Domain of the suite (vita: delivery | instore | ota | cross; default: the "
+            "domain the task file declares, else the suite's first)."
+        ),
+    ] = None,
     tasks: Annotated[
         Path | None,
         typer.Option("--tasks", help="Official task file (default: bundled demo tasks)."),
@@ -40,34 +47,31 @@ def run(
     agent: Annotated[
         str | None,
         typer.Option(
-            help="llm | solo | oracle | noop (default: llm with --agent-model, else oracle)."
+            help="Agent kind of the suite (default: llm with --agent-model, else the suite's "
+            "offline agent)."
         ),
     ] = None,
     user: Annotated[
         str | None,
         typer.Option(
-            help="llm | dummy | scripted (default: llm with --user-model, else scripted)."
+            help="User-simulator kind (default: llm with --user-model, else the suite's "
+            "offline user)."
         ),
     ] = None,
     evaluator: Annotated[
-        str, typer.Option(help="Reward basis: state | rubric | both (state AND rubric).")
-    ] = "state",
+        str | None, typer.Option(help="Evaluator kind (default: the suite's).")
+    ] = None,
     agent_model: Annotated[
         str | None, typer.Option(help="Agent model: a name from --models or MODEL@BASE_URL.")
     ] = None,
     user_model: Annotated[str | None, typer.Option(help="User-simulator model.")] = None,
     judge_model: Annotated[str | None, typer.Option(help="Judge model.")] = None,
+    tool_model: Annotated[
+        str | None, typer.Option(help="Tool-simulator model (suites whose tools it answers).")
+    ] = None,
     models: Annotated[
         Path | None, typer.Option("--models", help="Models config file (YAML or JSON).")
     ] = None,
-    judge_variant: Annotated[
-        str, typer.Option(help="sliding | full | sliding-norubric | full-norubric.")
-    ] = "sliding",
-    window: Annotated[int, typer.Option(help="Messages per judge window.")] = 10,
-    overlap: Annotated[int, typer.Option(help="Messages shared by consecutive windows.")] = 2,
-    rubric_dedup: Annotated[
-        str, typer.Option(help="Rubric de-duplication: paraphrase | exact (official) | overall.")
-    ] = "paraphrase",
     language: Annotated[str, typer.Option(help="en | zh: prompts and tool descriptions.")] = "en",
     concurrency: Annotated[int, typer.Option(min=1, help="Units run at once.")] = 8,
     out: Annotated[
@@ -83,20 +87,22 @@ def run(
     ] = True,
     quiet: Annotated[bool, typer.Option(help="No progress display.")] = False,
 ) -> None:
-    """Run a suite. With no model configured: the offline demo (oracle agent, scripted user).
+    """Run a suite. With no model configured: the offline demo (the suite's offline agent and
+    user on its bundled tasks).
 
     Re-running the same command resumes: finished units are skipped, infrastructure errors are
     re-run, and a changed task file or configuration is refused with what changed.
-    """
-    from pydantic import ValidationError
 
-    from lifebench.errors import InputError
+    Options of the suite itself follow the common ones, as --name VALUE (listed below).
+    """
+    from lifebench.cli._suite_flags import parse_suite_flags
     from lifebench.reporting import build_report, render_report, write_report
     from lifebench.runner import RunStore
     from lifebench.runner._experiment import run_experiment
-    from lifebench.suites import RunOptions
+    from lifebench.suites import make_run_options, options_model
 
     with user_errors():
+        suite_options = parse_suite_flags(ctx.args, options_model(suite), suite)
         values: dict[str, Any] = {
             "suite": suite,
             "domain": domain,
@@ -105,16 +111,14 @@ def run(
             "task_ids": _split_ids(task_ids),
             "num_tasks": num_tasks,
             "trials": trials,
-            "agent": agent or ("llm" if agent_model else "oracle"),
-            "user": user or ("llm" if user_model else "scripted"),
-            "evaluator": evaluator,
+            "agent": agent or "",
+            "user": user or "",
+            "evaluator": evaluator or "",
             "agent_model": agent_model,
             "user_model": user_model,
             "judge_model": judge_model,
-            "judge_variant": judge_variant,
-            "window": window,
-            "overlap": overlap,
-            "rubric_dedup": rubric_dedup,
+            "tool_model": tool_model,
+            "suite_options": suite_options,
             "language": language,
             "max_steps": max_steps,
             "max_errors": max_errors,
@@ -126,14 +130,7 @@ def run(
             "cache": cache,
             "quiet": quiet,
         }
-        try:
-            options = RunOptions(**values)
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            loc = first.get("loc") or ()
-            flag = ("--" + str(loc[0]).replace("_", "-")) if loc else None
-            message = str(first["msg"]).removeprefix("Value error, ")
-            raise InputError(message, field=flag) from None
+        options = make_run_options(values)
         try:
             exp, summary = asyncio.run(run_experiment(options))
         except KeyboardInterrupt:

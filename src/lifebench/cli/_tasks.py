@@ -14,10 +14,21 @@ from lifebench.cli._common import user_errors, write_json
 app = typer.Typer(help="Inspect task files.", no_args_is_help=True)
 
 
+def _language(value: str) -> Language:
+    from lifebench.errors import InputError
+
+    if value not in ("en", "zh"):
+        raise InputError(f"must be 'en' or 'zh', got {value!r}", field="--language")
+    return "zh" if value == "zh" else "en"
+
+
 @app.command("validate")
 def validate(
-    file: Annotated[Path, typer.Argument(help="A task file in the official VitaBench format.")],
+    file: Annotated[Path, typer.Argument(help="A task file in the suite's official format.")],
     suite: Annotated[str, typer.Option(help="Suite whose format the file is in.")] = "vita",
+    domain: Annotated[
+        str | None, typer.Option(help="Domain to check the tasks against (default: the file's).")
+    ] = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the lint findings as JSON.")
     ] = False,
@@ -31,16 +42,13 @@ def validate(
     stop a run (unknown stores in expected orders, duplicated rubrics, …) are listed on stderr;
     with --strict, lint errors among them make the exit code 1.
     """
-    from lifebench.vita.lint import lint_tasks
-    from lifebench.vita.loader import load_tasks
+    from lifebench.suites import get_suite
 
     with user_errors():
-        if suite != "vita":
-            from lifebench.errors import InputError
-
-            raise InputError(f"task validation for suite '{suite}' is not available yet")
-        tasks = load_tasks(file)
-    issues = lint_tasks(tasks)
+        s = get_suite(suite)
+        dom = s.resolve_domain(file, domain)
+        tasks = s.load_tasks(file, dom, "en")
+        issues = list(s.lint(tasks))
     if as_json:
         write_json(
             json.dumps([i.model_dump(mode="json") for i in issues], ensure_ascii=False, indent=2)
@@ -57,82 +65,37 @@ def validate(
 def stats(
     files: Annotated[
         list[Path] | None,
-        typer.Argument(help="Task files (default: every bundled set, generated then demo)."),
+        typer.Argument(help="Task files (default: every bundled set of the suite)."),
     ] = None,
+    suite: Annotated[str, typer.Option(help="Suite whose format the files are in.")] = "vita",
     domain: Annotated[
-        str | None, typer.Option(help="Domain of every file (default: inferred from its tables).")
+        str | None, typer.Option(help="Domain of every file (default: inferred per file).")
     ] = None,
     language: Annotated[str, typer.Option(help="Language of the bundled sets.")] = "en",
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """Complexity of task sets: the analogue of VitaBench's Tables 2 and 5.
-
-    Per set: tasks, providers, products, transactions, search space (their sum), reasoning
-    points (rubrics per task), instruction length, and the tool graph (tools, edges, density).
-    """
+    """Complexity of task sets (vita: the analogue of VitaBench's Tables 2 and 5 — providers,
+    products, transactions, search space, rubrics per task, instruction length, tool graph)."""
     from rich import box
     from rich.console import Console
     from rich.table import Table
 
-    from lifebench.vita.domains.registry import available_domains
-    from lifebench.vita.loader import (
-        TASK_SETS,
-        available_bundled_tasks,
-        load_bundled_tasks,
-        load_tasks,
-    )
-    from lifebench.vita.stats import DomainStats, infer_domain, task_stats
-    from lifebench.vita.suite import VitaSuite
+    from lifebench.suites import get_suite
 
-    suite = VitaSuite()
-    rows: list[DomainStats] = []
     with user_errors():
-        lang: Language = "zh" if language == "zh" else "en"
-        if files:
-            sets = [(str(f), load_tasks(f)) for f in files]
-        else:
-            sets = [
-                (f"(bundled {kind} {d} {lang})", load_bundled_tasks(d, lang, kind))
-                for kind in TASK_SETS
-                for d, lng in available_bundled_tasks(kind)
-                if lng == lang and d in available_domains()
-            ]
-        for source, tasks in sets:
-            dom = domain or infer_domain(tasks)
-            rows.append(task_stats(tasks, dom, suite.toolset(dom, lang), source))
+        result = get_suite(suite).stats(list(files or []), domain, _language(language))
     if as_json:
-        write_json(
-            json.dumps([r.model_dump(mode="json") for r in rows], ensure_ascii=False, indent=2)
-        )
+        write_json(json.dumps(result.data, ensure_ascii=False, indent=2))
         return
-    table = Table(
-        title="Task-set complexity (VitaBench Tables 2 and 5)",
-        box=box.SIMPLE_HEAD,
-        pad_edge=False,
-        collapse_padding=True,
-    )
-    columns = ["#", "domain", "tasks", "prov", "prod", "trans", "space", "reas"]
-    columns += ["instr", "tools", "edges", "dens"]
-    for col in columns:
-        table.add_column(col, justify="left" if col == "domain" else "right", no_wrap=True)
-    for i, r in enumerate(rows, 1):
-        cells = [str(i), r.domain, str(r.n_tasks), str(r.providers), str(r.products)]
-        cells += [str(r.transactions), str(r.search_space), f"{r.reasoning_points:.1f}"]
-        cells += [f"{r.instruction_chars:.0f}", str(r.tools), str(r.edges)]
-        cells += [f"{r.density:.1%}"]
-        table.add_row(*cells)
+    table = Table(title=result.title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+    for i, col in enumerate(result.columns):
+        table.add_column(col, justify="left" if i in result.left_columns else "right", no_wrap=True)
+    for row in result.rows:
+        table.add_row(*row)
     console = Console()
     console.print(table)
-    console.print(
-        "prov/prod/trans = providers, products, pre-existing transactions; space = their sum; "
-        "reas = rubrics per task; instr = mean instruction characters; dens = edge density"
-    )
-    for i, r in enumerate(rows, 1):
-        k = r.tools_by_kind
-        kinds = (
-            f"{k.get('write', 0)} write / {k.get('read', 0)} read / {k.get('general', 0)} general"
-        )
-        console.print(f"  #{i}: {r.source} — tools: {kinds}", highlight=False)
+    for note in result.notes:
+        console.print(note, highlight=False, markup=False)
 
 
 @app.command("generate")
@@ -169,13 +132,10 @@ def generate(
     the domain's state evaluator); a draft that fails is replaced by the next sub-seed's draft.
     Exit codes: 0 written, 2 bad option or a task without an acceptable draft.
     """
-    from lifebench.errors import InputError
     from lifebench.vita.generate import GenerateOptions, generate_tasks, write_tasks
 
     with user_errors():
-        if language not in ("en", "zh"):
-            raise InputError(f"must be 'en' or 'zh', got {language!r}", field="--language")
-        lang: Language = "zh" if language == "zh" else "en"
+        lang = _language(language)
         options = GenerateOptions(
             domain=domain,
             n=n,

@@ -103,6 +103,9 @@ class ToolResultMessage(_Base):
         description="Machine-readable class of failure: unknown_tool, bad_arguments, "
         "precondition, not_found, internal.",
     )
+    usage: Usage | None = Field(
+        None, description="Usage of the tool-simulator model call that produced it, if any."
+    )
 
 
 Message = Annotated[

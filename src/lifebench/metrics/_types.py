@@ -19,11 +19,13 @@ class RoleTokens(_Frozen):
 
 
 class TokenStats(_Frozen):
-    """Mean tokens per simulation, by role (judge = sum over evaluation bases)."""
+    """Mean tokens per simulation, by role (judge = sum over evaluation bases; tool = the
+    tool simulator)."""
 
     agent: RoleTokens = Field(default_factory=RoleTokens)
     user: RoleTokens = Field(default_factory=RoleTokens)
     judge: RoleTokens = Field(default_factory=RoleTokens)
+    tool: RoleTokens = Field(default_factory=RoleTokens)
 
 
 class CostStats(_Frozen):
@@ -32,6 +34,7 @@ class CostStats(_Frozen):
     agent: float | None = Field(None, description="Mean agent cost per simulation.")
     user: float | None = Field(None, description="Mean user-simulator cost per simulation.")
     judge: float | None = Field(None, description="Mean judge cost per simulation.")
+    tool: float | None = Field(None, description="Mean tool-simulator cost per simulation.")
     total: float | None = Field(None, description="Mean total cost per simulation.")
     sum: float = Field(0.0, description="Total cost of the completed simulations.")
     per_success: float | None = Field(
@@ -42,7 +45,7 @@ class CostStats(_Frozen):
 class RetryStats(_Frozen):
     """Retries behind the recorded results."""
 
-    model: int = Field(0, description="Retried model calls (agent, user, judge).")
+    model: int = Field(0, description="Retried model calls (agent, user, judge, tool).")
     unit_reruns: int = Field(0, description="Units executed again after an infra error.")
 
 

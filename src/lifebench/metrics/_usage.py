@@ -48,11 +48,12 @@ def _role_tokens(usages: Sequence[Usage]) -> RoleTokens:
 
 
 def token_stats(graded: Sequence[Graded]) -> TokenStats:
-    """Mean prompt and completion tokens per simulation for agent, user and judge."""
+    """Mean prompt and completion tokens per simulation for agent, user, judge and tool."""
     return TokenStats(
         agent=_role_tokens([s.agent_usage for s, _ in graded]),
         user=_role_tokens([s.user_usage for s, _ in graded]),
         judge=_role_tokens([judge_usage(e) for _, e in graded]),
+        tool=_role_tokens([s.tool_usage for s, _ in graded]),
     )
 
 
@@ -61,12 +62,14 @@ def cost_stats(graded: Sequence[Graded], n_successes: int) -> CostStats:
     agent = [s.agent_usage.cost for s, _ in graded]
     user = [s.user_usage.cost for s, _ in graded]
     judge = [judge_usage(e).cost for _, e in graded]
-    totals = [a + u + j for a, u, j in zip(agent, user, judge, strict=True)]
+    tool = [s.tool_usage.cost for s, _ in graded]
+    totals = [a + u + j + t for a, u, j, t in zip(agent, user, judge, tool, strict=True)]
     total = math.fsum(totals)
     return CostStats(
         agent=mean(agent),
         user=mean(user),
         judge=mean(judge),
+        tool=mean(tool),
         total=mean(totals),
         sum=total,
         per_success=total / n_successes if n_successes else None,
@@ -76,5 +79,6 @@ def cost_stats(graded: Sequence[Graded], n_successes: int) -> CostStats:
 def model_retries(graded: Sequence[Graded]) -> int:
     """Retried model calls behind the given simulations and their evaluations."""
     return sum(
-        s.agent_usage.retries + s.user_usage.retries + judge_usage(e).retries for s, e in graded
+        s.agent_usage.retries + s.user_usage.retries + s.tool_usage.retries + judge_usage(e).retries
+        for s, e in graded
     )

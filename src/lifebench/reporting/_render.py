@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.console import Console
 from rich.table import Table
 
@@ -113,6 +115,7 @@ def usage_table(report: Report) -> Table:
         ("agent", tokens.agent, cost.agent),
         ("user", tokens.user, cost.user),
         ("judge", tokens.judge, cost.judge),
+        ("tool", tokens.tool, cost.tool),
     ):
         table.add_row(role, _num(usage.prompt, 0), _num(usage.completion, 0), _money(spend))
     table.add_section()
@@ -144,13 +147,41 @@ def task_table(report: Report) -> Table:
     return table
 
 
+def _flat(prefix: str, value: Any, out: list[tuple[str, str]]) -> None:
+    if isinstance(value, dict):
+        for key in sorted(value):
+            _flat(f"{prefix}.{key}" if prefix else str(key), value[key], out)
+    elif isinstance(value, float):
+        out.append((prefix, f"{value:.4g}"))
+    elif isinstance(value, list):
+        out.append(
+            (prefix, ", ".join(str(v) for v in value[:8]) + (" …" if len(value) > 8 else ""))
+        )
+    else:
+        out.append((prefix, "-" if value is None else str(value)))
+
+
+def suite_table(report: Report) -> Table:
+    """The suite's own metrics (nested ones flattened to dotted names)."""
+    suite = report.config.get("suite", "suite")
+    table = Table(title=f"{suite} metrics")
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    rows: list[tuple[str, str]] = []
+    for name, value in report.suite_metrics().items():
+        _flat(name, value, rows)
+    for name, text in rows:
+        table.add_row(name, text)
+    return table
+
+
 def render_report(
     report: Report, console: Console | None = None, *, show_tasks: bool = False
 ) -> None:
     """Print the report's tables (and warnings) to ``console`` (stdout by default)."""
     out = console or Console()
     tables = [summary_table(report), k_table(report), basis_table(report)]
-    tables += [termination_table(report), usage_table(report)]
+    tables += [suite_table(report), termination_table(report), usage_table(report)]
     if show_tasks:
         tables.append(task_table(report))
     for table in tables:

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from lifebench._util.hashing import canonical_json
 from lifebench.metrics import (
@@ -22,12 +22,26 @@ from lifebench.metrics import (
 
 
 class Report(Metrics):
-    """Every metric of :class:`~lifebench.metrics.Metrics` plus the run configuration.
+    """Every metric of :class:`~lifebench.metrics.Metrics`, the suite's own metrics and the run
+    configuration.
 
-    Contains no timestamps, so the same records and configuration always give the same JSON.
+    The suite's metrics (``Suite.report_metrics``: TravelBench's subset scores, FlowBench's
+    P/R/F1, ...) sit at the top level beside the core ones and are also listed by name in
+    ``suite_metric_names``. Contains no timestamps, so the same records and configuration
+    always give the same JSON.
     """
 
+    model_config = ConfigDict(frozen=True, extra="allow")
+
     config: dict[str, Any] = Field(default_factory=dict, description="The run configuration.")
+    suite_metric_names: list[str] = Field(
+        default_factory=list, description="Top-level keys contributed by the suite."
+    )
+
+    def suite_metrics(self) -> dict[str, Any]:
+        """The suite's own metrics, by name."""
+        extra = self.model_extra or {}
+        return {name: extra[name] for name in self.suite_metric_names if name in extra}
 
 
 def build_report(
@@ -37,9 +51,23 @@ def build_report(
     bootstrap_samples: int = DEFAULT_BOOTSTRAP_SAMPLES,
     seed: int = DEFAULT_BOOTSTRAP_SEED,
 ) -> Report:
-    """Compute the metrics of ``records`` and attach ``config`` (normalised to plain JSON)."""
+    """Compute the metrics of ``records``, add the suite's own metrics (the suite named in
+    ``config``) and attach ``config`` (normalised to plain JSON)."""
+    from lifebench.suites import get_suite
+
+    records = list(records)
     metrics = compute_metrics(records, bootstrap_samples=bootstrap_samples, seed=seed)
-    return Report(**dict(metrics), config=json.loads(canonical_json(config)))
+    plain_config = json.loads(canonical_json(config))
+    suite_name = plain_config.get("suite")
+    extra: dict[str, Any] = {}
+    if suite_name:
+        extra = json.loads(
+            canonical_json(dict(get_suite(str(suite_name)).report_metrics(records, plain_config)))
+        )
+    clash = sorted(set(extra) & (set(Report.model_fields) | {"suite_metrics"}))
+    if clash:
+        raise ValueError(f"suite '{suite_name}' reports metrics named like core ones: {clash}")
+    return Report(**dict(metrics), **extra, config=plain_config, suite_metric_names=sorted(extra))
 
 
 def report_json(report: Report) -> str:

@@ -25,6 +25,7 @@ from lifebench.runner._store import RunStore
 from lifebench.runner._units import UnitOutcome, WorkUnit
 from lifebench.simulation import Simulation, TerminationReason, run_episode
 from lifebench.suites import RunOptions, Suite, get_suite
+from lifebench.suites._options import MODEL_ROLES
 
 CACHE_FILENAME = "model_cache.sqlite"
 
@@ -135,8 +136,11 @@ def build_experiment(
     """Resolve the suite, load and select tasks, and build models and evaluators."""
     suite = get_suite(options.suite)
     source = Path(options.tasks_file) if options.tasks_file else None
+    domain = suite.resolve_domain(source, options.domain)
+    if domain != options.domain:
+        options = options.model_copy(update={"domain": domain})
     tasks = select_tasks(
-        suite.load_tasks(source, options.domain, options.language, options.task_set), options
+        suite.load_tasks(source, domain, options.language, options.task_set), options
     )
     run_dir = Path(options.out) if options.out else default_run_dir(options)
     if models is None:
@@ -149,16 +153,13 @@ def build_experiment(
             if options.models_file
             else ModelFactory(**kwargs)
         )
-    for flag, spec in (
-        ("--agent-model", options.agent_model),
-        ("--user-model", options.user_model),
-        ("--judge-model", options.judge_model),
-    ):
+    for role in MODEL_ROLES:
+        spec = options.model_for(role)
         if spec:  # fail before the run, not once per unit
             try:
                 models.resolve(spec)
             except InputError as exc:
-                raise InputError(str(exc), field=flag) from None
+                raise InputError(str(exc), field=f"--{role}-model") from None
     return Experiment(
         options=options,
         suite=suite,
@@ -190,6 +191,7 @@ async def run_experiment(
     """Build the run from ``options`` and execute every unit not yet done (resuming)."""
     progress = progress or Progress(quiet=options.quiet)
     exp = build_experiment(options, models=models, sleep=_observed_sleep(progress))
+    options = exp.options  # with the domain resolved
     exp.run_dir.mkdir(parents=True, exist_ok=True)
     config = {**options.semantic_dict(), "bases": exp.bases}
     store = RunStore.open(

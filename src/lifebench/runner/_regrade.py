@@ -13,6 +13,8 @@ from lifebench.runner._experiment import CACHE_FILENAME, evaluate
 from lifebench.runner._progress import Progress
 from lifebench.runner._store import RunStore
 from lifebench.suites import RunOptions, get_suite
+from lifebench.suites._options import make_run_options
+from lifebench.suites._registry import options_model
 
 
 @dataclass(frozen=True)
@@ -28,15 +30,26 @@ class RegradeSummary:
 
 
 def regrade_options(stored: dict[str, Any], overrides: dict[str, Any], run_dir: Path) -> RunOptions:
-    """The run's stored options with the grading options replaced by ``overrides``."""
+    """The run's stored options with the grading options replaced by ``overrides``.
+
+    ``overrides`` holds core options (``None`` = keep) and, under ``suite_options``, the suite
+    options to change. A store written before suite options existed kept them at the top
+    level; they are moved where they belong.
+    """
     fields = set(RunOptions.model_fields)
+    suite = str(stored.get("suite") or "vita")
+    suite_fields = set(options_model(suite).model_fields)
     values = {k: v for k, v in stored.items() if k in fields}
-    values.update({k: v for k, v in overrides.items() if v is not None})
+    suite_values = dict(stored.get("suite_options") or {})
+    suite_values.update({k: v for k, v in stored.items() if k in suite_fields - fields})
+    changes = dict(overrides)
+    suite_values.update(changes.pop("suite_options", None) or {})
+    if changes.get("judge_model") and not changes.get("evaluator"):
+        values["evaluator"] = ""  # a new judge without a named evaluator: the suite's default
+    values.update({k: v for k, v in changes.items() if v is not None})
+    values["suite_options"] = suite_values
     values["out"] = str(run_dir)
-    try:
-        return RunOptions(**values)
-    except ValueError as exc:
-        raise InputError(str(exc).splitlines()[-1].strip()) from None
+    return make_run_options(values)
 
 
 async def regrade(

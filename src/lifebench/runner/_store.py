@@ -63,7 +63,11 @@ def _model_retries(simulation: Simulation | None, evaluation: Evaluation | None)
     """Retried model calls behind a simulation and its grading (agent, user and judges)."""
     total = 0
     if simulation is not None:
-        total += simulation.agent_usage.retries + simulation.user_usage.retries
+        total += (
+            simulation.agent_usage.retries
+            + simulation.user_usage.retries
+            + simulation.tool_usage.retries
+        )
     if evaluation is not None:
         total += sum(b.usage.retries for b in evaluation.by_basis.values())
     return total

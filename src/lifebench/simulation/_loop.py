@@ -138,6 +138,7 @@ async def run_episode(episode: Episode) -> Simulation:
         error = f"{type(exc).__name__}: {exc}"
     agent_usage = run.extra_agent_usage
     user_usage = Usage.zero()
+    tool_usage = Usage.zero()
     for m in run.messages:
         usage = getattr(m, "usage", None)
         if usage is None:
@@ -146,6 +147,8 @@ async def run_episode(episode: Episode) -> Simulation:
             agent_usage = agent_usage + usage
         elif m.role == "user":
             user_usage = user_usage + usage
+        elif m.role == "tool":
+            tool_usage = tool_usage + usage
     return Simulation(
         task_id=episode.task_id,
         trial=episode.trial,
@@ -158,6 +161,7 @@ async def run_episode(episode: Episode) -> Simulation:
         tool_errors=run.tool_errors,
         agent_usage=agent_usage,
         user_usage=user_usage,
+        tool_usage=tool_usage,
         duration_s=round(time.perf_counter() - started, 6),
         final_state=episode.environment.snapshot(),
         info=dict(run.info),

@@ -40,6 +40,9 @@ class Simulation(BaseModel):
     tool_errors: int = Field(0, description="Tool calls that returned an error.")
     agent_usage: Usage = Field(default_factory=Usage.zero, description="Agent model usage.")
     user_usage: Usage = Field(default_factory=Usage.zero, description="User simulator usage.")
+    tool_usage: Usage = Field(
+        default_factory=Usage.zero, description="Tool-simulator model usage (simulated tools)."
+    )
     duration_s: float = Field(0.0, description="Wall-clock seconds of the episode.")
     final_state: dict[str, Any] = Field(
         default_factory=dict, description="Environment snapshot at the end of the episode."

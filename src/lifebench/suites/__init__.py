@@ -1,15 +1,21 @@
 """Suites plug domains, tools, prompts and evaluators into the core; found lazily by name."""
 
-from lifebench.suites._options import AgentKind, EvaluatorKind, RunOptions, UserKind
-from lifebench.suites._registry import Suite, TaskLike, get_suite, suite_names
+from lifebench.suites._options import (
+    RoleChoices,
+    RunOptions,
+    SuiteOptions,
+    make_run_options,
+)
+from lifebench.suites._registry import Suite, TaskLike, get_suite, options_model, suite_names
 
 __all__ = [
-    "AgentKind",
-    "EvaluatorKind",
+    "RoleChoices",
     "RunOptions",
     "Suite",
+    "SuiteOptions",
     "TaskLike",
-    "UserKind",
     "get_suite",
+    "make_run_options",
+    "options_model",
     "suite_names",
 ]

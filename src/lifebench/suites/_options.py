@@ -1,23 +1,89 @@
-"""The options of one run, persisted in the run store and hashed to guard resumes."""
+"""The options of one run, persisted in the run store and hashed to guard resumes.
+
+A run's options have two parts: :class:`RunOptions`, the same for every suite (tasks, trials,
+roles, models, limits, seed), and the suite's own typed options, a subclass of
+:class:`SuiteOptions` declared by the suite (VitaBench's judge window, TravelBench's subset,
+FlowBench's knowledge format, ...). Both are validated together, stored together and hashed
+together.
+"""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializeAsAny,
+    ValidationError,
+    model_validator,
+)
 
 from lifebench._util.hashing import stable_hash
 from lifebench._util.text import Language
 
-AgentKind = Literal["llm", "solo", "oracle", "noop"]
-UserKind = Literal["llm", "dummy", "scripted"]
-EvaluatorKind = Literal["state", "rubric", "both"]
-JudgeVariantKind = Literal["sliding", "full", "sliding-norubric", "full-norubric"]
-DedupKind = Literal["exact", "paraphrase", "overall"]
 TaskSetKind = Literal["auto", "generated", "demo"]
+ModelRole = Literal["agent", "user", "judge", "tool"]
+MODEL_ROLES: tuple[ModelRole, ...] = ("agent", "user", "judge", "tool")
 
 # Options that change how fast a run goes but not what it computes; excluded from the hash.
 _OPERATIONAL = frozenset({"concurrency", "out", "models_file", "cache", "quiet"})
+
+
+@dataclass(frozen=True)
+class RoleChoices:
+    """The agent, user and evaluator kinds a suite offers, and the models each one needs.
+
+    Attributes:
+        agents: agent kind → the model roles it needs (e.g. ``{"llm": {"agent"}, "noop": set()}``).
+        users: user kind → the model roles it needs.
+        evaluators: evaluator kind → the model roles it needs.
+        offline_agent, offline_user: defaults when no agent / user model is given.
+        model_agent, model_user: defaults when ``--agent-model`` / ``--user-model`` is given.
+        default_evaluator: the evaluator used when none is named.
+        model_evaluator: the evaluator used when none is named but ``--judge-model`` is given.
+    """
+
+    agents: Mapping[str, frozenset[ModelRole]]
+    users: Mapping[str, frozenset[ModelRole]]
+    evaluators: Mapping[str, frozenset[ModelRole]]
+    offline_agent: str
+    offline_user: str
+    model_agent: str
+    model_user: str
+    default_evaluator: str
+    model_evaluator: str
+    descriptions: Mapping[str, str] = field(default_factory=dict)
+
+
+class SuiteOptions(BaseModel):
+    """Base of a suite's own options: frozen, unknown names refused.
+
+    A suite subclasses it, declares its fields (each with a description: the CLI shows it) and
+    sets ``roles``. ``check`` sees the whole :class:`RunOptions` for rules that span both parts
+    (e.g. "this sandbox needs --tool-model").
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    roles: ClassVar[RoleChoices]
+
+    def required_models(self, run: RunOptions) -> frozenset[ModelRole]:
+        """Model roles this run needs beyond those of its agent, user and evaluator kinds."""
+        return frozenset()
+
+    def check(self, run: RunOptions) -> None:
+        """Raise ``ValueError`` when the combination of options is not runnable."""
+
+
+class _NoSuiteOptions(SuiteOptions):
+    """Placeholder used only while a RunOptions is being validated."""
+
+
+OptionsT = TypeVar("OptionsT", bound=SuiteOptions)
 
 
 class RunOptions(BaseModel):
@@ -25,55 +91,127 @@ class RunOptions(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    suite: str = Field("vita", description="Suite name (vita).")
-    domain: str = Field("delivery", description="Domain within the suite.")
+    suite: str = Field("vita", description="Suite name.")
+    domain: str | None = Field(
+        None, description="Domain within the suite (None: the suite's default or the file's)."
+    )
     tasks_file: str | None = Field(None, description="Task file; None = the bundled tasks.")
     task_set: TaskSetKind = Field(
         "auto",
-        description="Bundled set used without a task file: generated (100 certified tasks per "
-        "domain), demo (a few hand-written ones), or auto (generated where shipped, else demo).",
+        description="Bundled set used without a task file: generated, demo, or auto (generated "
+        "where shipped, else demo).",
     )
     task_ids: tuple[str, ...] = Field((), description="Only these task ids (empty = all).")
     num_tasks: int | None = Field(None, description="Only the first N tasks (after task_ids).")
     trials: int = Field(1, ge=1, description="Trials per task (k of pass^k).")
-    agent: AgentKind = Field("oracle", description="Agent implementation.")
-    user: UserKind = Field("scripted", description="User simulator implementation.")
-    evaluator: EvaluatorKind = Field("state", description="Reward basis.")
+    agent: str = Field("", description="Agent kind (empty: the suite's default).")
+    user: str = Field("", description="User-simulator kind (empty: the suite's default).")
+    evaluator: str = Field("", description="Evaluator kind (empty: the suite's default).")
     agent_model: str | None = Field(None, description="Model spec for the agent.")
     user_model: str | None = Field(None, description="Model spec for the user simulator.")
     judge_model: str | None = Field(None, description="Model spec for the judge.")
-    judge_variant: JudgeVariantKind = Field(
-        "sliding", description="Judge: sliding windows or full trajectory, with or without rubrics."
-    )
-    window: int = Field(10, ge=1, description="Messages per judge window.")
-    overlap: int = Field(2, ge=0, description="Messages shared by consecutive judge windows.")
-    rubric_dedup: DedupKind = Field(
-        "paraphrase", description="How state and overall rubrics are de-duplicated."
-    )
+    tool_model: str | None = Field(None, description="Model spec for the tool simulator.")
     language: Language = Field("en", description="Prompt and tool-description language.")
     max_steps: int = Field(300, ge=1, description="Step limit per episode.")
     max_errors: int = Field(10, ge=1, description="Tool-error limit per episode.")
     seed: int = Field(300, description="Run seed; per-unit seeds derive from it.")
     temperature: float | None = Field(0.0, description="Sampling temperature of every role.")
+    suite_options: SerializeAsAny[SuiteOptions] = Field(
+        default_factory=_NoSuiteOptions, description="The suite's own options."
+    )
     concurrency: int = Field(8, ge=1, description="Units run at once (not hashed).")
     out: str | None = Field(None, description="Run directory (not hashed).")
     models_file: str | None = Field(None, description="Models config file (not hashed).")
     cache: bool = Field(True, description="Use the on-disk model-call cache (not hashed).")
     quiet: bool = Field(False, description="No progress display (not hashed).")
 
-    @model_validator(mode="after")
-    def _models_for_roles(self) -> RunOptions:
-        if self.agent in ("llm", "solo") and not self.agent_model:
-            raise ValueError(f"agent '{self.agent}' needs --agent-model")
-        if self.user in ("llm", "dummy") and not self.user_model:
-            raise ValueError(f"user '{self.user}' needs --user-model")
-        if self.evaluator in ("rubric", "both") and not self.judge_model:
-            raise ValueError(f"evaluator '{self.evaluator}' needs --judge-model")
-        if self.overlap >= self.window:
-            raise ValueError(
-                f"overlap ({self.overlap}) must be smaller than window ({self.window})"
+    @model_validator(mode="before")
+    @classmethod
+    def _suite_defaults(cls, data: Any) -> Any:
+        """Validate ``suite_options`` with the suite's model and fill the role defaults."""
+        if not isinstance(data, Mapping):
+            return data
+        from lifebench.suites._registry import options_model
+
+        values = dict(data)
+        model = options_model(str(values.get("suite") or "vita"))
+        raw = values.get("suite_options")
+        if raw is None:
+            raw = {}
+        if isinstance(raw, SuiteOptions) and not isinstance(raw, _NoSuiteOptions):
+            if not isinstance(raw, model):
+                raise ValueError(
+                    f"suite options of type {type(raw).__name__} given for suite "
+                    f"'{values.get('suite')}' (expects {model.__name__})"
+                )
+        else:
+            raw_map = {} if isinstance(raw, _NoSuiteOptions) else dict(raw)
+            try:
+                values["suite_options"] = model.model_validate(raw_map)
+            except ValidationError as exc:
+                raise ValueError(_suite_option_message(exc, str(values.get("suite")))) from None
+        roles = model.roles
+        if not values.get("agent"):
+            values["agent"] = (
+                roles.model_agent if values.get("agent_model") else roles.offline_agent
             )
+        if not values.get("user"):
+            values["user"] = roles.model_user if values.get("user_model") else roles.offline_user
+        if not values.get("evaluator"):
+            values["evaluator"] = (
+                roles.model_evaluator if values.get("judge_model") else roles.default_evaluator
+            )
+        return values
+
+    @model_validator(mode="after")
+    def _runnable(self) -> RunOptions:
+        roles = self.suite_options.roles
+        for kind, value, offered in (
+            ("agent", self.agent, roles.agents),
+            ("user", self.user, roles.users),
+            ("evaluator", self.evaluator, roles.evaluators),
+        ):
+            if value not in offered:
+                raise ValueError(
+                    f"{kind} '{value}' is not offered by suite '{self.suite}'; "
+                    f"choose from: {', '.join(offered)}"
+                )
+        needed = (
+            roles.agents[self.agent]
+            | roles.users[self.user]
+            | roles.evaluators[self.evaluator]
+            | self.suite_options.required_models(self)
+        )
+        for role in MODEL_ROLES:
+            if role in needed and not self.model_for(role):
+                raise ValueError(f"this {self.suite} run needs --{role}-model (for its {role})")
+        self.suite_options.check(self)
         return self
+
+    @property
+    def domain_name(self) -> str:
+        """The domain, once the runner has resolved it (see ``Suite.resolve_domain``)."""
+        if self.domain is None:
+            raise RuntimeError("the run's domain has not been resolved yet")
+        return self.domain
+
+    def model_for(self, role: ModelRole) -> str | None:
+        """The model spec configured for ``role``."""
+        specs = {
+            "agent": self.agent_model,
+            "user": self.user_model,
+            "judge": self.judge_model,
+            "tool": self.tool_model,
+        }
+        return specs[role]
+
+    def options_for(self, model: type[OptionsT]) -> OptionsT:
+        """The suite options, typed (a suite calls it with its own options model)."""
+        if not isinstance(self.suite_options, model):
+            raise TypeError(
+                f"run options hold {type(self.suite_options).__name__}, not {model.__name__}"
+            )
+        return self.suite_options
 
     def semantic_dict(self) -> dict[str, Any]:
         """The options that determine results (hashed for resume checks)."""
@@ -82,3 +220,30 @@ class RunOptions(BaseModel):
     def config_hash(self) -> str:
         """sha256 of :meth:`semantic_dict`."""
         return stable_hash(self.semantic_dict())
+
+
+def _suite_option_message(exc: ValidationError, suite: str) -> str:
+    """One line naming the suite option that is wrong (as its CLI flag) and why."""
+    first = exc.errors()[0]
+    loc = first.get("loc") or ()
+    name = str(loc[0]) if loc else ""
+    flag = "--" + name.replace("_", "-") if name else "suite options"
+    if first.get("type") == "extra_forbidden":
+        return f"{flag} is not an option of suite '{suite}'"
+    message = str(first.get("msg", "invalid value")).removeprefix("Value error, ")
+    return f"{flag}: {message}"
+
+
+def make_run_options(values: Mapping[str, Any]) -> RunOptions:
+    """``RunOptions(**values)``, with a validation failure turned into one clear InputError that
+    names the CLI flag at fault (never pydantic's multi-line text)."""
+    from lifebench.errors import InputError
+
+    try:
+        return RunOptions(**values)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = first.get("loc") or ()
+        flag = ("--" + str(loc[0]).replace("_", "-")) if loc else None
+        message = str(first.get("msg", "invalid value")).removeprefix("Value error, ")
+        raise InputError(message, field=flag) from None

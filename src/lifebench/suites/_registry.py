@@ -12,10 +12,15 @@ from lifebench._util.text import Language
 from lifebench.errors import InputError
 from lifebench.evaluation import Evaluator
 from lifebench.simulation import Episode
-from lifebench.suites._options import RunOptions
+from lifebench.suites._options import RunOptions, SuiteOptions
+from lifebench.suites._tables import Finding, StatsTable
 from lifebench.tools import ToolSet
 
-_BUILTIN: Mapping[str, str] = {"vita": "lifebench.vita.suite:VitaSuite"}
+# name → (suite class, options model). Options models live in light modules so that the CLI can
+# list and validate a suite's options without importing the suite itself.
+_BUILTIN: Mapping[str, tuple[str, str]] = {
+    "vita": ("lifebench.vita.suite:VitaSuite", "lifebench.vita.options:VitaOptions"),
+}
 
 
 @runtime_checkable
@@ -45,15 +50,30 @@ class Suite(Protocol):
     """A benchmark system: its domains, task loading, episodes and evaluators."""
 
     name: str
+    options_model: type[SuiteOptions]
 
     def domains(self) -> Sequence[str]:
         """Domain names this suite offers."""
+        ...
+
+    def resolve_domain(self, source: Path | None, requested: str | None) -> str:
+        """The domain a run uses: ``requested`` when given, else the one ``source``'s tasks
+        declare, else the suite's default. Raises InputError for a domain that cannot serve
+        the file."""
         ...
 
     def load_tasks(
         self, source: Path | None, domain: str, language: Language, task_set: str = "auto"
     ) -> list[Any]:
         """Tasks from ``source`` (an official file) or the bundled ``task_set`` when None."""
+        ...
+
+    def lint(self, tasks: Sequence[Any]) -> Sequence[Finding]:
+        """Data problems of loaded tasks that do not stop a run (``tasks validate``)."""
+        ...
+
+    def stats(self, sources: Sequence[Path], domain: str | None, language: Language) -> StatsTable:
+        """Statistics of the task files ``sources`` (every bundled set when empty)."""
         ...
 
     def parse_task(self, data: str) -> Any:
@@ -78,6 +98,13 @@ class Suite(Protocol):
         """The bases whose product is the reward."""
         ...
 
+    def report_metrics(
+        self, records: Sequence[Any], config: Mapping[str, Any]
+    ) -> Mapping[str, Any]:
+        """The suite's own metrics of a run's unit records (JSON-compatible), shown beside the
+        core ones in reports; empty when the suite has none."""
+        ...
+
 
 def suite_names() -> list[str]:
     """Names of the built-in and installed suites."""
@@ -86,17 +113,32 @@ def suite_names() -> list[str]:
     return sorted(names)
 
 
+def _load(target: str) -> Any:
+    module_name, _, attr = target.partition(":")
+    return getattr(importlib.import_module(module_name), attr)
+
+
+def _suite_target(name: str) -> str:
+    builtin = _BUILTIN.get(name)
+    if builtin is not None:
+        return builtin[0]
+    for ep in entry_points(group="lifebench.suites"):
+        if ep.name == name:
+            return str(ep.value)
+    raise InputError(f"unknown suite '{name}'; available: {', '.join(suite_names())}")
+
+
 def get_suite(name: str) -> Suite:
     """Import and instantiate the suite called ``name`` (nothing is imported before)."""
-    target = _BUILTIN.get(name)
-    if target is None:
-        for ep in entry_points(group="lifebench.suites"):
-            if ep.name == name:
-                target = ep.value
-                break
-    if target is None:
-        raise InputError(f"unknown suite '{name}'; available: {', '.join(suite_names())}")
-    module_name, _, attr = target.partition(":")
-    factory = getattr(importlib.import_module(module_name), attr)
-    suite: Suite = factory()
+    suite: Suite = _load(_suite_target(name))()
     return suite
+
+
+def options_model(name: str) -> type[SuiteOptions]:
+    """The options model of suite ``name``, importing as little as possible: a built-in
+    suite's light options module, or an installed suite's ``options_model`` attribute."""
+    builtin = _BUILTIN.get(name)
+    model = _load(builtin[1]) if builtin is not None else _load(_suite_target(name)).options_model
+    if not (isinstance(model, type) and issubclass(model, SuiteOptions)):
+        raise InputError(f"suite '{name}' declares no SuiteOptions model")
+    return model

@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from lifebench.suites._tables import StatsTable
 from lifebench.tools import ToolSet
 from lifebench.vita.task import VitaTask
 
@@ -113,4 +114,34 @@ def task_stats(
         edges=graph.edges,
         density=graph.density,
         tools_by_kind=toolset.count_by_kind(),
+    )
+
+
+def stats_table(rows: Sequence[DomainStats]) -> StatsTable:
+    """The rows as the ``tasks stats`` table (columns of the paper's Tables 2 and 5)."""
+    columns = ["#", "domain", "tasks", "prov", "prod", "trans", "space", "reas"]
+    columns += ["instr", "tools", "edges", "dens"]
+    cells = []
+    for i, r in enumerate(rows, 1):
+        line = [str(i), r.domain, str(r.n_tasks), str(r.providers), str(r.products)]
+        line += [str(r.transactions), str(r.search_space), f"{r.reasoning_points:.1f}"]
+        line += [f"{r.instruction_chars:.0f}", str(r.tools), str(r.edges), f"{r.density:.1%}"]
+        cells.append(line)
+    notes = [
+        "prov/prod/trans = providers, products, pre-existing transactions; space = their sum; "
+        "reas = rubrics per task; instr = mean instruction characters; dens = edge density"
+    ]
+    for i, r in enumerate(rows, 1):
+        k = r.tools_by_kind
+        kinds = (
+            f"{k.get('write', 0)} write / {k.get('read', 0)} read / {k.get('general', 0)} general"
+        )
+        notes.append(f"  #{i}: {r.source} — tools: {kinds}")
+    return StatsTable(
+        title="Task-set complexity (VitaBench Tables 2 and 5)",
+        columns=columns,
+        left_columns=[1],
+        rows=cells,
+        data=[r.model_dump(mode="json") for r in rows],
+        notes=notes,
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,13 +23,17 @@ from lifebench.simulation import (
 )
 from lifebench.suites import RunOptions
 from lifebench.suites._registry import ModelResolver
+from lifebench.suites._tables import Finding, StatsTable
 from lifebench.tools import ToolSet
 from lifebench.vita import prompts
 from lifebench.vita.agents.oracle import OracleAgent
 from lifebench.vita.domains.registry import available_domains, domain_spec, resolve
 from lifebench.vita.grading.rubric import BASIS_OF_VARIANT, RubricJudge
 from lifebench.vita.loader import available_bundled_tasks, load_bundled_tasks, load_tasks
+from lifebench.vita.options import VitaOptions
 from lifebench.vita.task import VitaTask
+
+DEFAULT_DOMAIN = "delivery"
 
 
 def _empty_task(domain: str) -> VitaTask:
@@ -42,6 +46,7 @@ class VitaSuite:
     """VitaBench: each domain plugs an environment, an oracle planner and a state grader."""
 
     name = "vita"
+    options_model = VitaOptions
 
     def domains(self) -> Sequence[str]:
         """Domains whose parts are installed."""
@@ -49,6 +54,12 @@ class VitaSuite:
 
     def _check_domain(self, domain: str) -> None:
         domain_spec(domain)
+
+    def resolve_domain(self, source: Path | None, requested: str | None) -> str:
+        """``requested``, else the default domain (delivery)."""
+        domain = requested or DEFAULT_DOMAIN
+        self._check_domain(domain)
+        return domain
 
     def load_tasks(
         self, source: Path | None, domain: str, language: Language, task_set: str = "auto"
@@ -64,6 +75,32 @@ class VitaSuite:
         return list(
             load_bundled_tasks(domain, language, "demo" if task_set == "demo" else "generated")
         )
+
+    def lint(self, tasks: Sequence[Any]) -> Sequence[Finding]:
+        """Data problems of the tasks (``tasks validate``)."""
+        from lifebench.vita.lint import lint_tasks
+
+        return lint_tasks(tasks)
+
+    def stats(self, sources: Sequence[Path], domain: str | None, language: Language) -> StatsTable:
+        """Tables 2 and 5 of the paper for each file (every bundled set when none)."""
+        from lifebench.vita.loader import TASK_SETS
+        from lifebench.vita.stats import infer_domain, stats_table, task_stats
+
+        if sources:
+            sets = [(str(f), list(load_tasks(f))) for f in sources]
+        else:
+            sets = [
+                (f"(bundled {kind} {d} {language})", list(load_bundled_tasks(d, language, kind)))
+                for kind in TASK_SETS
+                for d, lng in available_bundled_tasks(kind)
+                if lng == language and d in available_domains()
+            ]
+        rows = []
+        for source, tasks in sets:
+            dom = domain or infer_domain(tasks)
+            rows.append(task_stats(tasks, dom, self.toolset(dom, language), source))
+        return stats_table(rows)
 
     def parse_task(self, data: str) -> VitaTask:
         """A task from its stored JSON."""
@@ -87,13 +124,14 @@ class VitaSuite:
         self, task: Any, trial: int, seed: int, options: RunOptions, models: ModelResolver
     ) -> Episode:
         """Environment, agent and user for one (task, trial)."""
-        env = self.environment(task, options.domain, options.language)
+        domain = options.domain_name
+        env = self.environment(task, domain, options.language)
         config = GenerateConfig(temperature=options.temperature, seed=seed)
         lang = options.language
         now = str(task.environment.get("time", ""))
         agent: Agent
         if options.agent == "oracle":
-            agent = OracleAgent(task, domain=options.domain, language=lang)
+            agent = OracleAgent(task, domain=domain, language=lang)
         elif options.agent == "noop":
             agent = NoopAgent()
         else:
@@ -134,7 +172,7 @@ class VitaSuite:
         """The domain's ``state`` evaluator, always (it is cheap and deterministic), plus the
         LLM judge when the reward basis asks for it."""
         evaluators: dict[str, Evaluator] = {
-            "state": resolve(domain_spec(options.domain).evaluator)(),
+            "state": resolve(domain_spec(options.domain_name).evaluator)(),
         }
         if options.evaluator in ("rubric", "both"):
             judge = self.judge(options, models)
@@ -143,16 +181,23 @@ class VitaSuite:
 
     def judge(self, options: RunOptions, models: ModelResolver) -> RubricJudge:
         """The rubric judge the options describe."""
+        vita = options.options_for(VitaOptions)
         return RubricJudge(
             self._model(models, options.judge_model, "judge"),
-            variant=options.judge_variant,
-            window=options.window,
-            overlap=options.overlap,
-            dedup=options.rubric_dedup,
+            variant=vita.judge_variant,
+            window=vita.window,
+            overlap=vita.overlap,
+            dedup=vita.rubric_dedup,
             language=options.language,
         )
 
+    def report_metrics(
+        self, records: Sequence[Any], config: Mapping[str, Any]
+    ) -> Mapping[str, Any]:
+        """VitaBench reports only the core metrics."""
+        return {}
+
     def reward_bases(self, options: RunOptions) -> list[str]:
         """Bases whose product is the reward: state, the judge's basis, or both."""
-        judge = BASIS_OF_VARIANT[options.judge_variant]
+        judge = BASIS_OF_VARIANT[options.options_for(VitaOptions).judge_variant]
         return {"state": ["state"], "rubric": [judge], "both": ["state", judge]}[options.evaluator]
