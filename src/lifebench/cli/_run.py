@@ -20,7 +20,13 @@ def _split_ids(values: list[str] | None) -> tuple[str, ...]:
 
 def run(
     suite: Annotated[str, typer.Option(help="Suite: vita.")] = "vita",
-    domain: Annotated[str, typer.Option(help="Domain: delivery | instore | ota.")] = "delivery",
+    domain: Annotated[
+        str | None,
+        typer.Option(
+            help="Domain: delivery | instore | ota | cross (default: the domain the --tasks file "
+            "declares; delivery for bundled tasks)."
+        ),
+    ] = None,
     tasks: Annotated[
         Path | None,
         typer.Option("--tasks", help="Official task file (default: bundled demo tasks)."),
@@ -94,9 +100,11 @@ def run(
     from lifebench.reporting import build_report, render_report, write_report
     from lifebench.runner import RunStore
     from lifebench.runner._experiment import run_experiment
-    from lifebench.suites import RunOptions
+    from lifebench.suites import RunOptions, get_suite
 
     with user_errors():
+        resolver = getattr(get_suite(suite), "resolve_domain", None)  # vita: from the file
+        domain = resolver(tasks, domain) if resolver else (domain or "delivery")
         values: dict[str, Any] = {
             "suite": suite,
             "domain": domain,

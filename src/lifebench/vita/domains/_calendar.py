@@ -11,12 +11,10 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.utils import default_process
 
 from lifebench._util.text import Language
+from lifebench.vita.timefmt import normalise_time
 
 #: Format of every date-time in the VitaBench data (task clock, dispatch and delivery times).
 DATETIME_FORMAT = "%Y-%m-%d %H:%M:%S"
-
-_DATETIME_RE = re.compile(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}")
-_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 #: Minimum fuzzy score (0–100) for a holiday name to match the table.
 HOLIDAY_THRESHOLD = 80.0
@@ -28,25 +26,19 @@ _WEEKDAYS: dict[Language, tuple[str, ...]] = {
 
 
 def parse_datetime(text: str) -> datetime | None:
-    """``YYYY-MM-DD HH:MM:SS`` as a naive datetime, or None if the text is not exactly that."""
-    text = text.strip()
-    if not _DATETIME_RE.fullmatch(text):
-        return None
-    try:
-        return datetime.fromisoformat(text)
-    except ValueError:
-        return None
+    """A moment ``YYYY-MM-DD HH:MM:SS`` (also unpadded or with odd spaces, as the official
+    tools' ``strptime`` reads it: :func:`lifebench.vita.timefmt.normalise_time`) as a naive
+    datetime; None for anything else: a bare day, a time without seconds, an ISO ``T``."""
+    read = normalise_time(text)
+    ok = read is not None and read.has_seconds and "T" not in text
+    return read.value if read is not None and ok else None
 
 
 def parse_date(text: str) -> date | None:
-    """``YYYY-MM-DD`` as a date, or None if the text is not exactly that."""
-    text = text.strip()
-    if not _DATE_RE.fullmatch(text):
-        return None
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        return None
+    """A day (``YYYY-MM-DD``, also unpadded or with odd spaces) as a date; None for anything
+    else, a moment with a time of day included."""
+    read = normalise_time(text)
+    return read.value.date() if read is not None and not read.has_time else None
 
 
 def format_datetime(value: datetime) -> str:
