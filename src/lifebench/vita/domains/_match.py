@@ -73,6 +73,8 @@ def _numbers(text: str) -> Counter[str]:
 
 
 _SEGMENT = re.compile(r"[,，;；()（）]")
+# Words that place an address relative to another place ("… near the East Station").
+_RELATIONAL = frozenset(("near", "nearby", "opposite", "behind", "beside", "next", "across"))
 
 
 def _is_name(word: str) -> bool:
@@ -108,6 +110,19 @@ def _share(words: Sequence[str], others: Sequence[str]) -> float:
     return sum(len(w) for w in words if _found(w, others)) / total if total else 1.0
 
 
+def _holds(head: Sequence[str], words: Sequence[str], names: bool = True) -> bool:
+    """Whether ``words`` contain the head words of an address: its numbers and relational
+    words exactly, and (unless ``names`` is False) at least :data:`ADDRESS_THRESHOLD` % of its
+    name letters."""
+    if not _numbers(" ".join(head)) <= _numbers(" ".join(words)):
+        return False
+    if any(w in _RELATIONAL and w not in words for w in head):
+        return False
+    if not names:
+        return True
+    return 100.0 * _share([w for w in head if _is_name(w)], words) >= ADDRESS_THRESHOLD
+
+
 def _designates(a: str, b: str) -> float:
     """How much (0–100) of address ``a`` is found in address ``b`` — 0 unless ``a`` can be a
     shortened or extended form of ``b``:
@@ -115,9 +130,11 @@ def _designates(a: str, b: str) -> float:
     * ``a`` has a name (a word of :func:`_is_name`; "3rd Floor", "Building 1" have none) and
       at least :data:`ADDRESS_THRESHOLD` % of its name letters are found in ``b``;
     * every number of ``a`` (house, building, room …) is a number of ``b``;
-    * the head of ``b`` (:func:`_head`, what ``b`` designates) is found in ``a``, its numbers
-      included — so a shop "near South Railway Station" is not the station, a street is not
-      the house "No. 92" on it, and a district is no place in it.
+    * each side holds the other's head (:func:`_head`, what an address designates), numbers
+      and relational words ("near", "opposite" …) included — so a kiosk "near the East
+      Railway Station" is not the station, a street is not the house "No. 92" on it, and a
+      district is no place in it. Only a numbered ``a`` ("115 Huashan Road, …": the street
+      address of a known shop, all numbers matching) may leave out the name of ``b``'s head.
 
     Otherwise the share of ``a``'s letters found in ``b``, generic words counting half.
     """
@@ -125,11 +142,10 @@ def _designates(a: str, b: str) -> float:
     names = [w for w in aw if _is_name(w)]
     if not names or not _numbers(" ".join(aw)) <= _numbers(" ".join(bw)):
         return 0.0
-    head = _head(b)
-    if not _numbers(" ".join(head)) <= _numbers(" ".join(aw)):
+    if 100.0 * _share(names, bw) < ADDRESS_THRESHOLD:
         return 0.0
-    head_names = [w for w in head if _is_name(w)]
-    if 100.0 * min(_share(names, bw), _share(head_names, aw)) < ADDRESS_THRESHOLD:
+    numbered = bool(_numbers(" ".join(aw)))
+    if not (_holds(_head(b), aw, names=not numbered) and _holds(_head(a), bw)):
         return 0.0
     total = sum(_weight(w) for w in aw)
     covered = sum(_weight(w) for w in aw if _found(w, bw))
