@@ -392,3 +392,17 @@ def test_official_instore_sample_resolves_to_instore() -> None:
     assert VitaSuite().resolve_domain(path, None) == "instore"
     raw = copy.deepcopy(json.loads(path.read_text(encoding="utf-8")))
     assert {r["domain"] for r in raw} == {"instore", "in-store", "in-store consumption"}
+
+
+def test_official_sample_with_nbsp_clocks_loads_every_task(tmp_path: Path) -> None:
+    """As in the official Chinese delivery file: NBSP between date and time in two clocks."""
+    raw = json.loads(shared_file("vitabench", "delivery_tasks_en.json").read_text("utf-8"))
+    for task_raw in raw[:2]:
+        task_raw["environment"]["time"] = task_raw["environment"]["time"].replace(" ", NBSP)
+    path = write(tmp_path, raw, "delivery_nbsp.json")
+    result = CliRunner().invoke(app, ["tasks", "validate", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "60 tasks OK" in result.stdout
+    clock_lines = [ln for ln in result.stderr.splitlines() if "environment.time" in ln]
+    assert len(clock_lines) == 2 and all("\\u00a0" in ln for ln in clock_lines)
+    assert NBSP not in result.stderr
