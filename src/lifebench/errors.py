@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+from lifebench._util.text import escape_invisible
+
 
 class LifebenchError(Exception):
     """Base class of every error lifebench raises on purpose."""
 
 
 class InputError(LifebenchError):
-    """Bad user input: a task file, a config file, a CLI value. The message names what and where."""
+    """Bad user input: a task file, a config file, a CLI value. The message names what and where.
+
+    The rendered message shows invisible characters escaped (a non-breaking space as
+    ``\\u00a0``, see :func:`lifebench._util.text.escape_invisible`), so a value that looks
+    right on screen but is not can be told apart; the attributes keep the raw values.
+    """
 
     def __init__(
         self,
@@ -27,7 +34,7 @@ class InputError(LifebenchError):
         if field:
             where.append(f"field {field}")
         prefix = (", ".join(where) + ": ") if where else ""
-        super().__init__(prefix + message)
+        super().__init__(escape_invisible(prefix + message))
 
 
 class InfrastructureError(LifebenchError):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from lifebench.vita.loader import (
     load_tasks,
     parse_tasks,
 )
+from lifebench.vita.timefmt import normalise_time
 
 OFFICIAL_DELIVERY = Path("/work/shared/data/vitabench/delivery_tasks_en.json")
 OFFICIAL_INSTORE = Path("/work/shared/data/vitabench/instore_tasks_en.json")
@@ -115,13 +117,35 @@ def expect_error(path: Path) -> InputError:
 # ---- the official files --------------------------------------------------------------------
 
 
+_PATH_PART = re.compile(r'\.?([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]')
+
+
+def _at(data: Any, field: str) -> tuple[Any, str | int]:
+    """The container holding ``field`` (a path such as ``a.b[0]["x y"].c``) and its last key."""
+    keys: list[str | int] = []
+    for name, index, quoted in _PATH_PART.findall(field):
+        keys.append(name or (int(index) if index else json.loads(quoted)))
+    for key in keys[:-1]:
+        data = data[key]
+    return data, keys[-1]
+
+
 @pytest.mark.skipif(not OFFICIAL_DELIVERY.exists(), reason="official VitaBench data not present")
 def test_official_delivery_file_loads_unchanged() -> None:
+    """Kept verbatim except the time fields the loader normalised, each with its note."""
     raw = json.loads(OFFICIAL_DELIVERY.read_text(encoding="utf-8"))
     tasks = load_tasks(OFFICIAL_DELIVERY)
     assert len(tasks) == 60
     assert len({t.id for t in tasks}) == 60
+    noted = 0
     for task, original in zip(tasks, raw, strict=True):
+        for note in task.load_notes:  # e.g. a dispatch_time with a trailing space
+            container, key = _at(original, note.field)
+            fixed = normalise_time(container[key])
+            assert fixed is not None and fixed.text != container[key]
+            assert note.message.endswith(fixed.describe(container[key]))
+            container[key] = fixed.text
+            noted += 1
         assert task.id == original["id"]
         assert task.environment == original["environment"]
         assert task.instructions == original["instructions"]
@@ -130,6 +154,7 @@ def test_official_delivery_file_loads_unchanged() -> None:
         dumped = task.evaluation_criteria.model_dump()
         assert dumped["overall_rubrics"] == original["evaluation_criteria"]["overall_rubrics"]
         assert dumped["expected_states"] == original["evaluation_criteria"]["expected_states"]
+    assert noted == 11  # trailing spaces in 11 times of the shared sample
 
 
 @pytest.mark.skipif(not OFFICIAL_INSTORE.exists(), reason="official VitaBench data not present")

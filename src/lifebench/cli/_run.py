@@ -25,7 +25,7 @@ def run(
         str | None,
         typer.Option(
             help="Domain of the suite (vita: delivery | instore | ota | cross; default: the "
-            "domain the task file declares, else the suite's first)."
+            "domain the --tasks file declares; delivery for bundled tasks)."
         ),
     ] = None,
     tasks: Annotated[

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from lifebench._util.text import Language
+from lifebench._util.text import Language, escape_invisible
 from lifebench.cli._common import user_errors, write_json
 
 app = typer.Typer(help="Inspect task files.", no_args_is_help=True)
@@ -54,8 +54,9 @@ def validate(
             json.dumps([i.model_dump(mode="json") for i in issues], ensure_ascii=False, indent=2)
         )
     else:
-        for i in issues:
-            typer.echo(f"{i.severity}: task {i.task_id}, {i.field}: {i.message}", err=True)
+        for i in issues:  # invisible characters escaped, as in every message
+            line = f"{i.severity}: task {i.task_id}, {i.field}: {i.message}"
+            typer.echo(escape_invisible(line), err=True)
         typer.echo(f"{file}: {len(tasks)} tasks OK ({len(issues)} lint findings)")
     if strict and any(i.severity == "error" for i in issues):
         raise typer.Exit(code=1)

@@ -17,7 +17,13 @@ app = typer.Typer(
 )
 
 SuiteOpt = Annotated[str, typer.Option("--suite", help="Suite name.")]
-DomainOpt = Annotated[str, typer.Option("--domain", help="Domain of the suite.")]
+DomainOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--domain",
+        help="Domain of the suite (default: the domain the --tasks file declares, else delivery).",
+    ),
+]
 LangOpt = Annotated[str, typer.Option("--language", help="en or zh.")]
 
 
@@ -33,7 +39,7 @@ def _language(value: str) -> Language:
 def tools(
     ctx: typer.Context,
     suite: SuiteOpt = "vita",
-    domain: DomainOpt = "delivery",
+    domain: DomainOpt = None,
     language: LangOpt = "en",
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
@@ -44,7 +50,8 @@ def tools(
 
     with user_errors():
         lang = _language(language)
-        toolset = get_suite(suite).toolset(domain, lang)
+        s = get_suite(suite)
+        toolset = s.toolset(s.resolve_domain(None, domain), lang)
     rows = [
         {"name": t.name, "kind": t.kind.value, "parameters": t.parameters_schema(lang)}
         for t in toolset
@@ -69,7 +76,7 @@ def call(
     name: Annotated[str, typer.Argument(help="Tool name.")],
     arguments: Annotated[str, typer.Argument(help="Arguments as a JSON object.")] = "{}",
     suite: SuiteOpt = "vita",
-    domain: DomainOpt = "delivery",
+    domain: DomainOpt = None,
     language: LangOpt = "en",
     tasks: Annotated[
         Path | None, typer.Option("--tasks", help="Task file (default: the bundled tasks).")
@@ -87,6 +94,7 @@ def call(
     with user_errors():
         lang = _language(language)
         s = get_suite(suite)
+        domain = s.resolve_domain(tasks, domain)  # vita: the domain the file declares
         loaded = s.load_tasks(tasks, domain, lang)
         chosen = [t for t in loaded if task_id is None or t.id == task_id]
         if not chosen:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import collections.abc
 import copy
 import inspect
 import json
+import types
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -90,6 +92,57 @@ def _build_arguments(
         **fields,
     )
     return model, docs
+
+
+_SEQUENCES = (list, tuple, collections.abc.Sequence)
+_UNIONS = (typing.Union, types.UnionType)
+
+
+def _integral(value: Any, annotation: Any) -> Any:
+    """``value`` with integral floats (``2.0``) turned into ints where ``annotation`` expects an
+    int (also inside ``list[int]``, ``Sequence[int]``, ``tuple[int, ...]`` and optionals);
+    everything else unchanged."""
+    if typing.get_origin(annotation) is typing.Annotated:
+        annotation = typing.get_args(annotation)[0]
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if isinstance(value, float):
+        wants_int = annotation is int or (origin in _UNIONS and int in args and float not in args)
+        return int(value) if wants_int and value.is_integer() else value
+    if not isinstance(value, list):
+        return value
+    if origin in _UNIONS:  # e.g. list[int] | None: the first sequence member
+        member = next((a for a in args if typing.get_origin(a) in _SEQUENCES), None)
+        return value if member is None else _integral(value, member)
+    if origin in _SEQUENCES and args and (origin is not tuple or args[-1] is Ellipsis):
+        return [_integral(v, args[0]) for v in value]
+    return value
+
+
+def _admits_none(annotation: Any) -> bool:
+    if annotation is None or annotation is type(None) or annotation is Any:
+        return True
+    if typing.get_origin(annotation) is typing.Annotated:
+        return _admits_none(typing.get_args(annotation)[0])
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        return any(_admits_none(m) for m in typing.get_args(annotation))
+    return False
+
+
+def _lenient(decoded: dict[str, Any], model: type[BaseModel]) -> dict[str, Any]:
+    """What the official tools accept although the strict model would not, when the meaning is
+    unambiguous: ``null`` for an optional argument means "not given" (its default), and an
+    integral float (``2.0``, ``[1.0]``) is the integer where an integer is expected. A
+    non-integral float (``2.5``) is left for the model to refuse."""
+    out = dict(decoded)
+    for name, field in model.model_fields.items():
+        if name not in out:
+            continue
+        if out[name] is None:
+            if not field.is_required() and not _admits_none(field.annotation):
+                del out[name]
+            continue
+        out[name] = _integral(out[name], field.annotation)
+    return out
 
 
 def _describe_error(err: dict[str, Any]) -> str:
@@ -179,7 +232,12 @@ class Tool:
         }
 
     def parse_arguments(self, arguments: str | Mapping[str, Any]) -> BaseModel:
-        """Decode and validate arguments; raise :class:`ToolError` (``bad_arguments``) if bad."""
+        """Decode and validate arguments; raise :class:`ToolError` (``bad_arguments``) if bad.
+
+        Validation is strict (no strings for numbers, no numbers for strings) except where the
+        meaning is unambiguous: ``null`` for an optional argument takes its default, and an
+        integral float (``2.0``) is accepted for an integer (``2.5`` is still refused).
+        """
         if isinstance(arguments, str):
             text = arguments.strip() or "{}"
             try:
@@ -199,7 +257,7 @@ class Tool:
                 "bad_arguments",
             )
         try:
-            return self.args_model.model_validate(decoded)
+            return self.args_model.model_validate(_lenient(decoded, self.args_model))
         except ValidationError as exc:
             problems = "; ".join(_describe_error(dict(e)) for e in exc.errors())
             raise ToolError(

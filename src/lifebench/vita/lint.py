@@ -104,6 +104,11 @@ class _TaskLinter:
         return value if isinstance(value, dict) else None
 
     def run(self) -> list[LintIssue]:
+        for note in self.task.load_notes:  # what the loader normalised (e.g. a time's spaces)
+            issue = LintIssue(
+                task_id=self.task.id, field=note.field, severity="warning", message=note.message
+            )
+            self.issues.append(issue)
         if not self.task.instructions.strip():
             self.add("error", ["instructions"], "instructions are empty")
         self.check_tables()

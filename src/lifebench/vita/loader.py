@@ -11,6 +11,14 @@ Checks done here are the fatal ones (the task cannot be run as written): JSON sy
 field types (the task model plus the environment tables and order records the tools and the state
 check read), duplicate ids, ``environment.time`` / ``environment.user_id``, ids of store and
 product records. Non-fatal oddities are the business of :mod:`lifebench.vita.lint`.
+
+Nothing the official harness tolerates is refused. Time fields (the task clock, the times and
+dates of pre-existing and expected orders, bookings, reservations, weather rows and dated
+products) are read with :func:`lifebench.vita.timefmt.normalise_time` and rewritten to the
+canonical form when they were written otherwise (a non-breaking or ideographic space, unpadded
+``2025-6-21 9:05``, ...); each rewrite is recorded on the task as a
+:class:`~lifebench.vita.task.LoadNote` naming the file and field, which ``tasks validate``
+reports as a lint warning. Invisible characters in error messages are shown escaped.
 """
 
 from __future__ import annotations
@@ -18,7 +26,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
-from datetime import datetime
 from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
@@ -27,7 +34,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from lifebench.errors import InputError
-from lifebench.vita.task import VitaTask
+from lifebench.vita.task import LoadNote, VitaTask
+from lifebench.vita.timefmt import normalise_time
 
 __all__ = [
     "ORDER_TYPE_TABLES",
@@ -43,7 +51,18 @@ __all__ = [
 TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
 """Format of ``environment.time`` and of every timestamp in the official data."""
 
-_TIME_RE = re.compile(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}")
+_DATE_TIME_SHAPE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}\s+\d{1,2}:\d{1,2}(:\d{1,2})?")
+
+_MOMENT_KEYS = (
+    "create_time",
+    "update_time",
+    "order_time",
+    "dispatch_time",
+    "delivery_time",
+    "book_time",
+    "reservation_time",
+)
+"""Keys of order-, booking- and reservation-shaped records that hold a moment."""
 
 STORE_TABLES: dict[str, str] = {
     "stores": "store_id",
@@ -361,13 +380,78 @@ def _check_environment(env: dict[str, Any], task: str) -> list[_Problem]:
 
 
 def _check_time(value: str) -> str | None:
-    if not _TIME_RE.fullmatch(value):
-        return f"expected 'YYYY-MM-DD HH:MM:SS', got {_short(value)}"
-    try:
-        datetime.strptime(value, TIME_FORMAT)  # noqa: DTZ007 - the data's clock is naive
-    except ValueError:
+    read = normalise_time(value)
+    if read is not None and read.has_time:
+        return None
+    if read is None and _DATE_TIME_SHAPE.fullmatch(value.strip()):
         return f"not a valid calendar date and time: {_short(value)}"
-    return None
+    return f"expected 'YYYY-MM-DD HH:MM:SS' (a date and a time), got {_short(value)}"
+
+
+# --------------------------------------------------------------------------------------------
+# Normalising time fields
+# --------------------------------------------------------------------------------------------
+
+
+class _TimeFixer:
+    """Rewrites the time fields of one raw task to the canonical form, noting every change."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.notes: list[LoadNote] = []
+
+    def fix(self, record: Any, key: str, path: Sequence[str | int], moment: bool) -> None:
+        """Normalise ``record[key]`` when it reads as a moment (``moment``) or a day."""
+        if not isinstance(record, dict):
+            return
+        value = record.get(key)
+        if not isinstance(value, str):
+            return
+        read = normalise_time(value)
+        if read is None or read.has_time != moment or read.text == value:
+            return
+        record[key] = read.text
+        message = f"normalised on loading {self.source}: {read.describe(value)}"
+        self.notes.append(LoadNote(field=format_path([*path, key]), message=message))
+
+    def record(self, record: Any, path: Sequence[str | int]) -> None:
+        """An order, booking or reservation: its moments and its lines' dates."""
+        if not isinstance(record, dict):
+            return
+        for key in _MOMENT_KEYS:
+            self.fix(record, key, path, moment=True)
+        self.lines(record, path)
+
+    def lines(self, record: dict[str, Any], path: Sequence[str | int]) -> None:
+        products = record.get("products")
+        for j, line in enumerate(products if isinstance(products, list) else []):
+            self.fix(line, "date", [*path, "products", j], moment=False)
+
+    def task(self, raw: dict[str, Any]) -> None:
+        env = raw.get("environment")
+        if isinstance(env, dict):
+            self.fix(env, "time", ["environment"], moment=True)
+            weather = env.get("weather")
+            for i, row in enumerate(weather if isinstance(weather, list) else []):
+                self.fix(row, "datetime", ["environment", "weather", i], moment=False)
+            for table in ("orders", "books", "reservations"):
+                records = env.get(table)
+                for key, record in records.items() if isinstance(records, dict) else ():
+                    self.record(record, ["environment", table, key])
+            for table in ("hotels", "attractions", "flights", "trains"):
+                providers = env.get(table)
+                for key, provider in providers.items() if isinstance(providers, dict) else ():
+                    if isinstance(provider, dict):
+                        self.lines(provider, ["environment", table, key])
+        criteria = raw.get("evaluation_criteria")
+        states = criteria.get("expected_states") if isinstance(criteria, dict) else None
+        for i, state in enumerate(states if isinstance(states, list) else []):
+            if not isinstance(state, dict):
+                continue
+            for kind in ("required_orders", "optional_orders"):
+                records = state.get(kind)
+                for j, record in enumerate(records if isinstance(records, list) else []):
+                    self.record(record, ["evaluation_criteria", "expected_states", i, kind, j])
 
 
 def _check_required_orders(raw: dict[str, Any], task: str) -> list[_Problem]:
@@ -415,6 +499,8 @@ def parse_tasks(text: str, source: str = "<string>") -> list[VitaTask]:
         task_id = raw_id.strip() if isinstance(raw_id, str) else ""
         task = str(raw_id) if task_id else label
         before = len(problems)
+        fixer = _TimeFixer(source)
+        fixer.task(raw)
         if isinstance(raw_id, str) and not task_id:
             problems.append(_Problem(task, "id", "task id must not be empty"))
         try:
@@ -434,6 +520,7 @@ def parse_tasks(text: str, source: str = "<string>") -> list[VitaTask]:
             else:
                 first_seen[task] = label
         if model is not None and len(problems) == before:
+            model.record_load_notes(fixer.notes)
             tasks.append(model)
     if problems:
         _raise(problems, source)

@@ -27,13 +27,23 @@ from lifebench.suites._tables import Finding, StatsTable
 from lifebench.tools import ToolSet
 from lifebench.vita import prompts
 from lifebench.vita.agents.oracle import OracleAgent
-from lifebench.vita.domains.registry import available_domains, domain_spec, resolve
+from lifebench.vita.domains.registry import (
+    CROSS,
+    available_domains,
+    domain_spec,
+    resolve,
+    serves,
+    task_domain,
+)
 from lifebench.vita.grading.rubric import BASIS_OF_VARIANT, RubricJudge
-from lifebench.vita.loader import available_bundled_tasks, load_bundled_tasks, load_tasks
+from lifebench.vita.loader import (
+    TaskSet,
+    available_bundled_tasks,
+    load_bundled_tasks,
+    load_tasks,
+)
 from lifebench.vita.options import VitaOptions
 from lifebench.vita.task import VitaTask
-
-DEFAULT_DOMAIN = "delivery"
 
 
 def _empty_task(domain: str) -> VitaTask:
@@ -55,26 +65,82 @@ class VitaSuite:
     def _check_domain(self, domain: str) -> None:
         domain_spec(domain)
 
+    DEFAULT_DOMAIN = "delivery"
+    """The domain of a run without a task file (bundled tasks) and without ``--domain``."""
+
     def resolve_domain(self, source: Path | None, requested: str | None) -> str:
-        """``requested``, else the default domain (delivery)."""
-        domain = requested or DEFAULT_DOMAIN
-        self._check_domain(domain)
+        """The domain a run uses: ``requested`` if given (checked), else the one the tasks of
+        ``source`` declare (their ``domain`` label, or their tables when the label is
+        unknown): one domain → it; several → ``cross`` (which serves every domain); none, or
+        no file → ``delivery``.
+
+        Raises:
+            InputError: ``requested`` is no available domain, the file cannot be loaded, or
+                its tasks declare domains no single available environment can run.
+        """
+        if requested is not None:
+            self._check_domain(requested)
+            return requested
+        if source is None:
+            return self.DEFAULT_DOMAIN
+        declared = {
+            d for t in load_tasks(source) if (d := task_domain(t.domain, t.environment)) is not None
+        }
+        if not declared:
+            return self.DEFAULT_DOMAIN
+        domain = declared.pop() if len(declared) == 1 else CROSS
+        if domain not in available_domains():
+            kinds = ", ".join(sorted(declared | {domain}))
+            raise InputError(
+                f"the tasks declare domain(s) {kinds}, which no available environment can run "
+                f"(available: {', '.join(available_domains())}); choose one with --domain",
+                file=str(source),
+                field="domain",
+            )
         return domain
+
+    def check_domains(self, tasks: Sequence[VitaTask], domain: str, source: str) -> None:
+        """Refuse the first task whose domain an environment of ``domain`` cannot run.
+
+        Raises:
+            InputError: naming the file, the task and the field ``domain``.
+        """
+        for task in tasks:
+            declared = task_domain(task.domain, task.environment)
+            if not serves(domain, declared):
+                label = f"label '{task.domain}'" if task.domain.strip() else "by its tables"
+                raise InputError(
+                    f"the task belongs to the {declared} domain ({label}), which a run with "
+                    f"--domain {domain} cannot serve: that environment has no {declared} tools "
+                    f"or tables. Use --domain {declared} (or --domain {CROSS}), or leave "
+                    "--domain out to use the domain the file declares",
+                    file=source,
+                    task_id=task.id,
+                    field="domain",
+                )
 
     def load_tasks(
         self, source: Path | None, domain: str, language: Language, task_set: str = "auto"
     ) -> list[Any]:
         """Official tasks from ``source``, or a bundled set: ``generated`` (100 certified tasks
-        per domain), ``demo`` (a few hand-written ones), ``auto`` (generated where shipped)."""
+        per domain), ``demo`` (a few hand-written ones), ``auto`` (generated where shipped).
+
+        Raises:
+            InputError: the tasks cannot be loaded, or one of them belongs to a domain the
+                ``domain`` environment cannot run (:meth:`check_domains`).
+        """
         self._check_domain(domain)
         if source is not None:
-            return list(load_tasks(source))
+            tasks = list(load_tasks(source))
+            self.check_domains(tasks, domain, str(source))
+            return tasks
         if task_set == "auto":
             shipped = available_bundled_tasks("generated")
             task_set = "generated" if (domain, language) in shipped else "demo"
-        return list(
-            load_bundled_tasks(domain, language, "demo" if task_set == "demo" else "generated")
-        )
+        kind: TaskSet = "demo" if task_set == "demo" else "generated"
+        bundled = list(load_bundled_tasks(domain, language, kind))
+        self.check_domains(bundled, domain, f"(bundled {kind} {domain}/{language} tasks)")
+        return bundled
 
     def lint(self, tasks: Sequence[Any]) -> Sequence[Finding]:
         """Data problems of the tasks (``tasks validate``)."""

@@ -4,9 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from lifebench._util.hashing import stable_hash
+
+
+class LoadNote(BaseModel):
+    """Something the loader changed in a task while reading it (e.g. a normalised time).
+
+    Not part of the task's data: never dumped, hashed or stored; ``lifebench tasks validate``
+    reports each note as a lint warning.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    field: str = Field(description="Field path, e.g. ``environment.time``.")
+    message: str = Field(description="What was changed, naming the file it was read from.")
 
 
 class _Lenient(BaseModel):
@@ -56,6 +69,16 @@ class VitaTask(_Lenient):
     message_history: list[dict[str, Any]] | None = Field(
         None, description="Pre-filled conversation (empty in every official file)."
     )
+    _load_notes: tuple[LoadNote, ...] = PrivateAttr(default=())
+
+    @property
+    def load_notes(self) -> tuple[LoadNote, ...]:
+        """What the loader normalised in this task (see :class:`LoadNote`)."""
+        return self._load_notes
+
+    def record_load_notes(self, notes: list[LoadNote]) -> None:
+        """Attach the loader's notes (replacing earlier ones)."""
+        self._load_notes = tuple(notes)
 
     def content_hash(self) -> str:
         """sha256 of the task's canonical JSON, used to refuse resuming over a changed task."""

@@ -3,23 +3,19 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import date, datetime
 
 import holidays
-from rapidfuzz import fuzz, process
+from rapidfuzz import fuzz
 from rapidfuzz.utils import default_process
 
 from lifebench._util.text import Language
+from lifebench.vita.timefmt import normalise_time
 
 #: Format of every date-time in the VitaBench data (task clock, dispatch and delivery times).
 DATETIME_FORMAT = "%Y-%m-%d %H:%M:%S"
-
-_DATETIME_RE = re.compile(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}")
-_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-#: Minimum fuzzy score (0–100) for a holiday name to match the table.
-HOLIDAY_THRESHOLD = 80.0
 
 _WEEKDAYS: dict[Language, tuple[str, ...]] = {
     "en": ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
@@ -28,25 +24,19 @@ _WEEKDAYS: dict[Language, tuple[str, ...]] = {
 
 
 def parse_datetime(text: str) -> datetime | None:
-    """``YYYY-MM-DD HH:MM:SS`` as a naive datetime, or None if the text is not exactly that."""
-    text = text.strip()
-    if not _DATETIME_RE.fullmatch(text):
-        return None
-    try:
-        return datetime.fromisoformat(text)
-    except ValueError:
-        return None
+    """A moment ``YYYY-MM-DD HH:MM:SS`` (also unpadded or with odd spaces, as the official
+    tools' ``strptime`` reads it: :func:`lifebench.vita.timefmt.normalise_time`) as a naive
+    datetime; None for anything else: a bare day, a time without seconds, an ISO ``T``."""
+    read = normalise_time(text)
+    ok = read is not None and read.has_seconds and "T" not in text
+    return read.value if read is not None and ok else None
 
 
 def parse_date(text: str) -> date | None:
-    """``YYYY-MM-DD`` as a date, or None if the text is not exactly that."""
-    text = text.strip()
-    if not _DATE_RE.fullmatch(text):
-        return None
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        return None
+    """A day (``YYYY-MM-DD``, also unpadded or with odd spaces) as a date; None for anything
+    else, a moment with a time of day included."""
+    read = normalise_time(text)
+    return read.value.date() if read is not None and not read.has_time else None
 
 
 def format_datetime(value: datetime) -> str:
@@ -72,7 +62,7 @@ def public_holidays(day: date, language: Language) -> list[str]:
 # Festival table for get_holiday_date
 # --------------------------------------------------------------------------------------------
 
-#: Years covered by :data:`FESTIVALS`.
+#: Years covered by :data:`FESTIVALS` and :data:`MORE_FESTIVALS`.
 FESTIVAL_YEARS: tuple[int, ...] = (2023, 2024, 2025, 2026)
 
 
@@ -83,14 +73,21 @@ class Festival:
     en: str
     zh: str
     aliases: tuple[str, ...]
-    dates: tuple[str, ...]  # "MM-DD", aligned with FESTIVAL_YEARS
+    dates: tuple[str, ...]  # "MM-DD" ("" when it falls in no day of that year), per FESTIVAL_YEARS
 
     def name(self, language: Language) -> str:
         """The festival's name in ``language``."""
         return self.zh if language == "zh" else self.en
 
+    def occurs_in(self, year: int) -> bool:
+        """Whether the festival falls on a day of calendar year ``year`` (a covered year).
+
+        Only a lunar festival late in the lunar year can miss a Gregorian year (the Laba
+        Festival fell on 2022-12-30 and 2024-01-18, never in 2023)."""
+        return bool(self.dates[FESTIVAL_YEARS.index(year)])
+
     def on(self, year: int) -> date:
-        """The festival's date in ``year`` (a year of :data:`FESTIVAL_YEARS`)."""
+        """The festival's date in ``year`` (a year of :data:`FESTIVAL_YEARS` it occurs in)."""
         month, day = self.dates[FESTIVAL_YEARS.index(year)].split("-")
         return date(year, int(month), int(day))
 
@@ -176,20 +173,115 @@ FESTIVALS: tuple[Festival, ...] = (
 )
 
 
+# The official table's entries that :data:`FESTIVALS` lacks (the official tool knows them in
+# English and Chinese). They are kept apart because the task generators phrase dates with
+# FESTIVALS only (the bundled sets regenerate byte-identically); the tool reads both. Dates:
+# Laba = 8th day of the 12th lunar month, Dragon Head = 2nd day of the 2nd lunar month (Chinese
+# lunisolar calendar); Start of Autumn = the solar term at 135° solar longitude, Beijing time.
+MORE_FESTIVALS: tuple[Festival, ...] = (
+    Festival(
+        "Laba Festival",
+        "腊八节",
+        ("Laba", "Laba Rice Porridge Festival", "腊八"),
+        ("", "01-18", "01-07", "01-26"),
+    ),
+    Festival(
+        "Dragon Head Festival",
+        "龙头节",
+        ("Dragon Raises Its Head", "Dragon Heads-raising Day", "Longtaitou", "龙抬头", "二月二"),
+        ("02-21", "03-11", "03-01", "03-20"),
+    ),
+    Festival(
+        "Party Founding Day",
+        "建党节",
+        ("CPC Founding Day", "Communist Party Founding Day", "七一建党节", "七一"),
+        _fixed("07-01"),
+    ),
+    Festival(
+        "Start of Autumn",
+        "立秋",
+        ("Beginning of Autumn", "Liqiu", "立秋节"),
+        ("08-08", "08-07", "08-07", "08-07"),
+    ),
+)
+
+
+def festival_table() -> tuple[Festival, ...]:
+    """Every festival ``get_holiday_date`` knows: :data:`FESTIVALS` + :data:`MORE_FESTIVALS`."""
+    return FESTIVALS + MORE_FESTIVALS
+
+
+# Words that say "a festival" in any name; a name is matched on what remains (its core).
+_GENERIC_NAME_WORDS = frozenset(("festival", "day", "the", "holiday", "holidays"))
+_CJK_SUFFIXES = ("节日", "节")
+#: Minimum similarity (0–100) of two name cores (spaces removed, five letters or more) for a
+#: spelling variant to count as the same name ("Mid Autumn" / "MidAutumn", "Mother Day").
+NAME_VARIANT_THRESHOLD = 88.0
+_CANDIDATE_THRESHOLD = 60.0
+
+
+def _name_keys(name: str) -> tuple[str, str]:
+    """``(whole, core)`` of a festival name: case-folded words without punctuation or
+    apostrophes; the core also without generic words ("festival", "day", 节 …)."""
+    text = unicodedata.normalize("NFKC", name).casefold().replace("'", "").replace("’", "")
+    words = re.sub(r"[^\w]+", " ", text).split()
+    whole = " ".join(words)
+    kept = [w for w in words if w not in _GENERIC_NAME_WORDS] or words
+    core = " ".join(kept)
+    for suffix in _CJK_SUFFIXES:
+        if core.endswith(suffix) and len(core) - len(suffix) >= 2:
+            core = core[: -len(suffix)]
+            break
+    return whole, core
+
+
+def _labels(fest: Festival) -> tuple[str, ...]:
+    return (fest.en, fest.zh, *fest.aliases)
+
+
+def _similar(a: str, b: str) -> float:
+    a, b = a.replace(" ", ""), b.replace(" ", "")
+    if min(len(a), len(b)) < 5 or not a.isascii() or not b.isascii():
+        return 0.0
+    return float(fuzz.ratio(a, b))
+
+
 def find_festival(name: str) -> Festival | None:
-    """The festival ``name`` designates (English or Chinese, fuzzy), or None."""
-    choices: list[str] = []
-    owners: list[Festival] = []
-    for fest in FESTIVALS:
-        for label in (fest.en, fest.zh, *fest.aliases):
-            choices.append(label)
-            owners.append(fest)
-    if not default_process(name):
+    """The festival ``name`` designates (English or Chinese, any of its names), or None.
+
+    A name designates a festival when its words, or its core (without "festival", "day",
+    节 …), equal those of one of the festival's names, or — for Latin names of five letters or
+    more — when its core is a close spelling variant of one (similarity ≥
+    :data:`NAME_VARIANT_THRESHOLD`). A name that matches no festival, or two festivals
+    equally, designates none: "Laba Festival" is never taken for another festival.
+    """
+    whole, core = _name_keys(name)
+    if not core:
         return None
-    hit = process.extractOne(
-        name, choices, scorer=fuzz.WRatio, processor=default_process, score_cutoff=HOLIDAY_THRESHOLD
+    table = festival_table()
+    exact = [f for f in table if any({whole, core} & set(_name_keys(lb)) for lb in _labels(f))]
+    if exact:
+        return exact[0] if len(exact) == 1 else None
+    scored = sorted(
+        (
+            (max(_similar(core, _name_keys(lb)[1]) for lb in _labels(f)), i)
+            for i, f in enumerate(table)
+        ),
+        reverse=True,
     )
-    return None if hit is None else owners[hit[2]]
+    best, index = scored[0]
+    if best < NAME_VARIANT_THRESHOLD or (len(scored) > 1 and scored[1][0] == best):
+        return None
+    return table[index]
+
+
+def festival_candidates(name: str, language: Language, limit: int = 5) -> list[str]:
+    """Names (in ``language``) of the ``limit`` festivals whose names look most like ``name``."""
+    scored = []
+    for i, fest in enumerate(festival_table()):
+        score = max(fuzz.WRatio(name, label, processor=default_process) for label in _labels(fest))
+        scored.append((-score, i, fest.name(language)))
+    return [n for _, _, n in sorted(scored)[:limit]]
 
 
 def parse_year(text: str) -> int | None:

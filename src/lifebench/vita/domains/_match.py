@@ -7,15 +7,23 @@ registered, so a lookup can only ever see the data of the environment that calls
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 from rapidfuzz.utils import default_process
 
+from lifebench.vita.domains._geo import haversine_m
+
 #: Minimum score (0–100) for an address to resolve to a known location.
 ADDRESS_THRESHOLD = 80.0
-#: Minimum score (0–100) for a place name to select a city of the weather table.
-CITY_THRESHOLD = 80.0
+#: A place scoring within this many points of the best one makes a query ambiguous…
+RIVAL_MARGIN = 5.0
+#: …when it lies farther than this (metres) from the best one.
+SAME_PLACE_M = 100
+# Minimum token-set similarity (0–100) of a known address to be suggested in a "not found".
+_CLOSE_THRESHOLD = 50.0
 # Two words longer than three letters count as the same word above this similarity.
 _WORD_THRESHOLD = 80.0
 
@@ -43,14 +51,6 @@ def _has_cjk(text: str) -> bool:
     return bool(_CJK.search(text))
 
 
-def _distinctive(text: str) -> list[str]:
-    """Distinct lower-cased words of ``text`` without the generic address vocabulary."""
-    processed: str = default_process(text)
-    words = processed.split()
-    kept = [w for w in words if w not in _GENERIC_WORDS] or words
-    return list(dict.fromkeys(kept))
-
-
 def _same_word(a: str, b: str) -> bool:
     """Equal, or a spelling variant of a longer word ("jiale" / "jialeyu")."""
     if a == b:
@@ -67,13 +67,100 @@ def _coverage(words: list[str], others: list[str]) -> float:
     return covered / total
 
 
+def _numbers(text: str) -> Counter[str]:
+    """The digit runs of ``text``, counted ("No.308-1, 3rd Floor" → 308, 1, 3)."""
+    return Counter(re.findall(r"\d+", text))
+
+
+_SEGMENT = re.compile(r"[,，;；()（）]")
+# Words that place an address relative to another place ("… near the East Station").
+_RELATIONAL = frozenset(("near", "nearby", "opposite", "behind", "beside", "next", "across"))
+
+
+def _is_name(word: str) -> bool:
+    """A word that names a place: alphabetic, three letters or more, not generic address
+    vocabulary."""
+    return word.isalpha() and len(word) >= 3 and word not in _GENERIC_WORDS
+
+
+def _weight(word: str) -> float:
+    # A generic word still tells something ("Huchi Garden" is not "Huchi Road") but counts
+    # half as much as a name.
+    return 0.5 * len(word) if word in _GENERIC_WORDS else float(len(word))
+
+
+def _found(word: str, others: Sequence[str]) -> bool:
+    return any(_same_word(word, o) for o in others)
+
+
+def _head(text: str) -> list[str]:
+    """The words of the first part of ``text`` (split at commas and parentheses) that has a
+    name: what the address designates ("Shujiuxiang Hot Pot" in "Shujiuxiang Hot Pot (South
+    Railway Station Branch), …"; "Jinzheng Haiyue" in "Building 3, Jinzheng Haiyue, …";
+    "No. 92 Business Road" in "No. 92 Business Road, Zhengdong District")."""
+    for part in _SEGMENT.split(text):
+        words = default_process(part).split()
+        if any(_is_name(w) for w in words):
+            return words
+    return []
+
+
+def _share(words: Sequence[str], others: Sequence[str]) -> float:
+    total = sum(len(w) for w in words)
+    return sum(len(w) for w in words if _found(w, others)) / total if total else 1.0
+
+
+def _holds(head: Sequence[str], words: Sequence[str], names: bool = True) -> bool:
+    """Whether ``words`` contain the head words of an address: its numbers and relational
+    words exactly, and (unless ``names`` is False) at least :data:`ADDRESS_THRESHOLD` % of its
+    name letters."""
+    if not _numbers(" ".join(head)) <= _numbers(" ".join(words)):
+        return False
+    if any(w in _RELATIONAL and w not in words for w in head):
+        return False
+    if not names:
+        return True
+    return 100.0 * _share([w for w in head if _is_name(w)], words) >= ADDRESS_THRESHOLD
+
+
+def _designates(a: str, b: str) -> float:
+    """How much (0–100) of address ``a`` is found in address ``b`` — 0 unless ``a`` can be a
+    shortened or extended form of ``b``:
+
+    * ``a`` has a name (a word of :func:`_is_name`; "3rd Floor", "Building 1" have none) and
+      at least :data:`ADDRESS_THRESHOLD` % of its name letters are found in ``b``;
+    * every number of ``a`` (house, building, room …) is a number of ``b``;
+    * each side holds the other's head (:func:`_head`, what an address designates), numbers
+      and relational words ("near", "opposite" …) included — so a kiosk "near the East
+      Railway Station" is not the station, a street is not the house "No. 92" on it, and a
+      district is no place in it. Only a numbered ``a`` ("115 Huashan Road, …": the street
+      address of a known shop, all numbers matching) may leave out the name of ``b``'s head.
+
+    Otherwise the share of ``a``'s letters found in ``b``, generic words counting half.
+    """
+    aw, bw = default_process(a).split(), default_process(b).split()
+    names = [w for w in aw if _is_name(w)]
+    if not names or not _numbers(" ".join(aw)) <= _numbers(" ".join(bw)):
+        return 0.0
+    if 100.0 * _share(names, bw) < ADDRESS_THRESHOLD:
+        return 0.0
+    numbered = bool(_numbers(" ".join(aw)))
+    if not (_holds(_head(b), aw, names=not numbered) and _holds(_head(a), bw)):
+        return 0.0
+    total = sum(_weight(w) for w in aw)
+    covered = sum(_weight(w) for w in aw if _found(w, bw))
+    return 100.0 * covered / total
+
+
 def address_score(query: str, candidate: str) -> float:
     """Similarity (0–100) of two addresses, robust to shortened or extended forms.
 
-    Latin text: the share of one side's distinctive words found in the other side, taking the
-    better direction — so "Jinzheng Haiyue International" matches a long address containing
-    those words (and vice versa), while two addresses that share only their district, city
-    and province names do not. Chinese text (no word boundaries): best partial alignment.
+    Latin text: the share of one side's words found in the other side, taking the better
+    direction (:func:`_designates`) — so "Jinzheng Haiyue International" matches a long address
+    of it (and vice versa), while two addresses that share only their district, city and
+    province names do not, "Room 503" never designates "Room 502", and an address that merely
+    mentions a known place is not that place. Chinese text (no word boundaries): best partial
+    alignment, the shorter side's numbers required in the longer.
     """
     q, c = default_process(query), default_process(candidate)
     if not q or not c:
@@ -81,27 +168,74 @@ def address_score(query: str, candidate: str) -> float:
     if q == c:
         return 100.0
     if _has_cjk(q) or _has_cjk(c):
-        shorter = min(len(q.replace(" ", "")), len(c.replace(" ", "")))
-        return float(fuzz.partial_ratio(q, c) if shorter >= 4 else fuzz.ratio(q, c))
-    qw, cw = _distinctive(query), _distinctive(candidate)
-    return 100.0 * max(_coverage(qw, cw), _coverage(cw, qw))
+        short, long = sorted((q, c), key=lambda t: len(t.replace(" ", "")))
+        if not _numbers(short) <= _numbers(long):
+            return 0.0
+        return float(
+            fuzz.partial_ratio(q, c) if len(short.replace(" ", "")) >= 4 else fuzz.ratio(q, c)
+        )
+    return max(_designates(query, candidate), _designates(candidate, query))
 
 
-def best_address(query: str, candidates: Sequence[str]) -> int | None:
-    """Index of the candidate ``query`` designates, or None when none is close enough.
+@dataclass(frozen=True)
+class AddressMatch:
+    """The outcome of :func:`match_address`.
 
-    Ties on the address score are broken by plain similarity of the whole strings, then by
-    position (earlier wins).
+    Attributes:
+        index: The place the query designates, or None.
+        rivals: When None because the query fits several places equally well (different
+            coordinates), their indices, best first.
+        close: When None, the indices of the most similar known places (for the message).
     """
-    best: tuple[float, float, int] | None = None
-    for i, cand in enumerate(candidates):
-        score = address_score(query, cand)
-        if score < ADDRESS_THRESHOLD:
-            continue
-        key = (score, float(fuzz.ratio(query, cand, processor=default_process)), -i)
-        if best is None or key > best:
-            best = key
-    return None if best is None else -best[2]
+
+    index: int | None
+    rivals: tuple[int, ...] = ()
+    close: tuple[int, ...] = ()
+
+
+def match_address(query: str, places: Sequence[tuple[str, float, float]]) -> AddressMatch:
+    """The place among ``places`` (``(address, longitude, latitude)``) that ``query`` designates.
+
+    An address equal to the query (ignoring case, punctuation and spacing) wins. Otherwise the
+    best :func:`address_score` ≥ :data:`ADDRESS_THRESHOLD` wins, ties broken by plain
+    similarity, then data order — unless another place more than :data:`SAME_PLACE_M` metres
+    away scores within :data:`RIVAL_MARGIN` of it: then the query is ambiguous and designates
+    none ("Wenling Rice Cake" when two such shops are known). Never a place the query does not
+    designate.
+    """
+    q = default_process(query)
+    for i, (address, _, _) in enumerate(places):
+        if q and default_process(address) == q:
+            return AddressMatch(i)
+    scored = []
+    for i, (address, _, _) in enumerate(places):
+        score = address_score(query, address)
+        if score >= ADDRESS_THRESHOLD:
+            scored.append((score, float(fuzz.ratio(query, address, processor=default_process)), -i))
+    if not scored:
+        return AddressMatch(None, close=_closest(query, places))
+    scored.sort(reverse=True)
+    best_score, _, best = scored[0]
+    _, lon, lat = places[-best]
+    rivals = [
+        -i
+        for score, _, i in scored[1:]
+        if score >= best_score - RIVAL_MARGIN
+        and haversine_m(lon, lat, places[-i][1], places[-i][2]) > SAME_PLACE_M
+    ]
+    if rivals:
+        return AddressMatch(None, rivals=(-best, *rivals))
+    return AddressMatch(-best)
+
+
+def _closest(
+    query: str, places: Sequence[tuple[str, float, float]], limit: int = 3
+) -> tuple[int, ...]:
+    scored = sorted(
+        (-fuzz.token_set_ratio(query, address, processor=default_process), i)
+        for i, (address, _, _) in enumerate(places)
+    )
+    return tuple(i for score, i in scored[:limit] if -score >= _CLOSE_THRESHOLD)
 
 
 def city_core(city: str) -> str:
@@ -113,13 +247,88 @@ def city_core(city: str) -> str:
     return text
 
 
-def city_score(place: str, city: str) -> float:
-    """How well ``place`` (a city name or a full address) designates ``city`` (0–100)."""
+_STREET_WORDS = frozenset(
+    ("road", "rd", "street", "st", "avenue", "ave", "lane", "路", "街", "大道")
+)
+
+
+def _city_mentions(city: str, text: str) -> list[str]:
+    """For each place ``text`` names ``city`` (its core, see :func:`in_city`), the word that
+    follows it ("" at the end; for Chinese text, the next character)."""
     core = default_process(city_core(city))
-    text = default_process(place)
-    if not core or not text:
-        return 0.0
-    return float(max(fuzz.partial_ratio(core, text), fuzz.ratio(default_process(city), text)))
+    hay = default_process(text)
+    if not core or not hay:
+        return []
+    if _has_cjk(core):
+        needle, flat = core.replace(" ", ""), hay.replace(" ", "")
+        return [flat[i + len(needle) : i + len(needle) + 2] for i in _find_all(flat, needle)]
+    compact = core.replace(" ", "")
+    words = hay.split()
+    found = []
+    for i in range(len(words)):
+        joined = ""
+        for j in range(i, len(words)):
+            joined += words[j]
+            if joined == compact:
+                found.append(words[j + 1] if j + 1 < len(words) else "")
+            if len(joined) >= len(compact):
+                break
+    return found
+
+
+def _find_all(text: str, needle: str) -> list[int]:
+    out, start = [], text.find(needle)
+    while start >= 0:
+        out.append(start)
+        start = text.find(needle, start + 1)
+    return out
+
+
+def in_city(city_name: str, text: str) -> bool:
+    """Whether ``text`` (an address or a city field) lies in / names the city ``city_name``.
+
+    The city name without a trailing "City" / "市" must appear in ``text``: as a run of whole
+    words for Latin text (so "Xi'an" and "Xian" both match "… Xi'an, Shaanxi" but "Xi'an" does
+    not match "Xiamen", nor "Huzhou" "Suzhou"), as a substring for Chinese text. Case and
+    punctuation are ignored.
+    """
+    return bool(_city_mentions(city_name, text))
+
+
+@dataclass(frozen=True)
+class CityMatch:
+    """The outcome of :func:`match_city`: the city (index) or, when None, the ``rivals`` it
+    could equally be or the ``close`` names worth suggesting."""
+
+    index: int | None
+    rivals: tuple[int, ...] = ()
+    close: tuple[int, ...] = ()
+
+
+def match_city(place: str, cities: Sequence[str]) -> CityMatch:
+    """The city of ``cities`` that ``place`` (a city name or an address) names.
+
+    A city is named when :func:`in_city` holds. Several named: a mention directly followed
+    by a street word ("Beijing Road, Guiyang") does not count; if several remain, the place is
+    ambiguous. None named: the most similar names are suggested — never another city.
+    """
+    named = [i for i, c in enumerate(cities) if in_city(c, place)]
+    if len(named) > 1:
+        kept = [
+            i
+            for i in named
+            if any(nxt not in _STREET_WORDS for nxt in _city_mentions(cities[i], place))
+        ]
+        named = kept or named
+    if len(named) == 1:
+        return CityMatch(named[0])
+    if named:
+        return CityMatch(None, rivals=tuple(named))
+    scored = sorted(
+        (-fuzz.WRatio(place, city_core(c), processor=default_process), i)
+        for i, c in enumerate(cities)
+    )
+    return CityMatch(None, close=tuple(i for score, i in scored[:3] if -score >= _CLOSE_THRESHOLD))
 
 
 def keyword_query(keywords: Sequence[str]) -> str:

@@ -20,10 +20,8 @@ from pydantic import (
     model_serializer,
     model_validator,
 )
-from rapidfuzz.utils import default_process
 
 from lifebench._util.text import Text
-from lifebench.vita.domains._match import city_core
 from lifebench.vita.domains.common import Location, Order, OrderProduct, OrderType, Record, VitaDB
 
 # --------------------------------------------------------------------------------------------
@@ -393,29 +391,3 @@ KINDS: Mapping[str, OTAKind] = MappingProxyType(
 
 #: Order types of the OTA domain.
 OTA_ORDER_TYPES: frozenset[str] = frozenset(KINDS)
-
-
-def in_city(city_name: str, text: str) -> bool:
-    """Whether ``text`` (an address or a city field) lies in / names the city ``city_name``.
-
-    The city name without a trailing "City" / "市" must appear in ``text``: as a run of whole
-    words for Latin text (so "Xi'an" and "Xian" both match "… Xi'an, Shaanxi" but "Xi'an" does
-    not match "Xiamen"), as a substring for Chinese text. Case and punctuation are ignored.
-    """
-    core = default_process(city_core(city_name))
-    hay = default_process(text)
-    if not core or not hay:
-        return False
-    if any("\u3400" <= ch <= "\u9fff" for ch in core):
-        return core.replace(" ", "") in hay.replace(" ", "")
-    compact = core.replace(" ", "")
-    words = hay.split()
-    for i in range(len(words)):
-        joined = ""
-        for word in words[i:]:
-            joined += word
-            if joined == compact:
-                return True
-            if len(joined) >= len(compact):
-                break
-    return False

@@ -224,19 +224,31 @@ class SharedTools:
     # ---- helpers ---------------------------------------------------------------------------
 
     def resolve_address(self, address: str) -> Location:
-        """The known location ``address`` designates; ToolError ``not_found`` otherwise."""
+        """The known location ``address`` designates; ToolError ``not_found`` otherwise (also
+        when it fits several places equally well), naming the closest known addresses."""
         if not address.strip():
             raise ToolError("The address must not be empty.", "precondition")
         source = getattr(self, "location_source", None)
         locations = list(source()) if source is not None else self.known_locations()
-        index = _match.best_address(address, [loc.address for loc in locations])
-        if index is None:
+        found = _match.match_address(
+            address, [(loc.address, loc.longitude, loc.latitude) for loc in locations]
+        )
+        if found.index is not None:
+            return locations[found.index]
+        if found.rivals:
+            listed = "; ".join(f"'{locations[i].address}'" for i in found.rivals)
             raise ToolError(
-                f"Address not found: '{address}'. Use the full address as given by the user or "
-                "shown in the user's historical behaviours, a store or an earlier order.",
+                f"Address '{address}' is ambiguous: it fits several known places equally well "
+                f"({listed}). Give the full address of the one you mean.",
                 "not_found",
             )
-        return locations[index]
+        close = "; ".join(f"'{locations[i].address}'" for i in found.close)
+        hint = f" Closest known addresses: {close}." if close else ""
+        raise ToolError(
+            f"Address not found: '{address}'. Use the full address as given by the user or "
+            f"shown in the user's historical behaviours, a store or an earlier order.{hint}",
+            "not_found",
+        )
 
     # ---- general tools ---------------------------------------------------------------------
 
@@ -318,12 +330,19 @@ class SharedTools:
                 f"date_start {date_start} is after date_end {date_end}.", "precondition"
             )
         cities = list(dict.fromkeys(w.city for w in self.db.weather))
-        scored = sorted(
-            ((_match.city_score(address, c), -i, c) for i, c in enumerate(cities)), reverse=True
-        )
-        if not scored or scored[0][0] < _match.CITY_THRESHOLD:
-            raise ToolError(f"Weather information not found for '{address}'.", "not_found")
-        city = scored[0][2]
+        found = _match.match_city(address, cities)
+        if found.index is None:
+            if found.rivals:
+                listed = ", ".join(cities[i] for i in found.rivals)
+                raise ToolError(
+                    f"'{address}' names several cities with weather data ({listed}); give the "
+                    "city name.",
+                    "not_found",
+                )
+            close = ", ".join(cities[i] for i in found.close)
+            hint = f" Cities with weather data that look closest: {close}." if close else ""
+            raise ToolError(f"Weather information not found for '{address}'.{hint}", "not_found")
+        city = cities[found.index]
         days = []
         for w in self.db.weather:
             day = _calendar.parse_date(w.datetime)
@@ -419,10 +438,11 @@ class SharedTools:
         kind="general",
         description=Text(
             "Find the date of a festival in a given year (Chinese festivals such as Spring "
-            "Festival, Qixi or Mid-Autumn, and common Western ones such as Valentine's Day, "
-            "Mother's Day or Christmas). Years 2023–2026 are covered.",
-            "查询某年某个节日的日期（春节、七夕、中秋等中国节日，以及情人节、母亲节、圣诞节等"
-            "常见西方节日）。支持 2023–2026 年。",
+            "Festival, Laba, Qixi or Mid-Autumn, solar terms such as the Start of Autumn, and "
+            "common Western ones such as Valentine's Day, Mother's Day or Christmas). Years "
+            "2023–2026 are covered.",
+            "查询某年某个节日的日期（春节、腊八、七夕、中秋等中国节日，立秋等节气，以及情人节、"
+            "母亲节、圣诞节等常见西方节日）。支持 2023–2026 年。",
         ),
         preconditions=[
             Text(
@@ -432,8 +452,10 @@ class SharedTools:
         ],
         postconditions=[
             Text(
-                "Returns the festival's name and its date (YYYY-MM-DD).",
-                "返回节日名称及日期（YYYY-MM-DD）。",
+                "Returns the festival's name and its date (YYYY-MM-DD); a name that matches no "
+                "known festival is not found (the error lists the closest names).",
+                "返回节日名称及日期（YYYY-MM-DD）；与任何已知节日都不匹配的名称返回未找到（错误信息"
+                "列出最接近的名称）。",
             )
         ],
     )
@@ -461,9 +483,20 @@ class SharedTools:
             )
         fest = _calendar.find_festival(holiday_name)
         if fest is None:
-            known = ", ".join(f.name(self.language) for f in _calendar.FESTIVALS)
+            closest = ", ".join(_calendar.festival_candidates(holiday_name, self.language))
+            hint = f" Closest names: {closest}." if closest else ""
+            known = ", ".join(f.name(self.language) for f in _calendar.festival_table())
             raise ToolError(
-                f"Unknown holiday '{holiday_name}'. Known holidays: {known}.", "not_found"
+                f"Holiday '{holiday_name}' not found: it matches none of the known festivals."
+                f"{hint} Known holidays: {known}.",
+                "not_found",
+            )
+        if not fest.occurs_in(y):
+            later = next((n for n in _calendar.FESTIVAL_YEARS if n > y and fest.occurs_in(n)), None)
+            hint = f"; in {later} it falls on {fest.on(later).isoformat()}" if later else ""
+            raise ToolError(
+                f"{fest.name(self.language)} does not fall in calendar year {y}{hint}.",
+                "not_found",
             )
         return {"year": y, "holiday": fest.name(self.language), "date": fest.on(y).isoformat()}
 

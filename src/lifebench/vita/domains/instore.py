@@ -230,10 +230,12 @@ class InStoreEnvironment(SharedTools):
     Attributes: ``db`` (the :class:`InStoreDB`), ``now`` (the frozen task clock), ``language``
     (of descriptions and localised results), ``task_id``, ``tools`` (a :class:`ToolSet`).
 
-    Stock policy: ``quantity`` of a catalog product is its stock. Ordering checks that the
-    stock covers the quantity and takes it; cancelling an order created in this environment
-    gives it back. Cancelling a pre-existing order leaves stock alone (the data's stock was
-    recorded after those orders were placed).
+    Stock policy: ``quantity`` of a catalog product is its stock, shown to the agent. As in the
+    official tool, ordering is never refused for stock (an order may exceed it, a product
+    with stock 0 can be bought); the order takes what stock there is (never below 0) and
+    cancelling an order created in this environment gives that back. Cancelling a
+    pre-existing order leaves stock alone (the data's stock was recorded after those orders
+    were placed).
     """
 
     db: InStoreDB
@@ -248,6 +250,7 @@ class InStoreEnvironment(SharedTools):
         self.db = self._load_world(task, language, InStoreDB, "in-store")
         self._serials = {"order": 1, "book": 1, "reservation": 1}
         self._created: dict[str, list[str]] = {"order": [], "book": [], "reservation": []}
+        self._taken: dict[str, int] = {}  # stock taken by each order created here
         self._tools = ToolSet(tools_of(self))
 
     # ---- Environment protocol ----------------------------------------------------------------
@@ -395,13 +398,12 @@ class InStoreEnvironment(SharedTools):
 
     def _return_stock(self, order: Order) -> None:
         """Give back the stock an order created here took (pre-existing orders: nothing)."""
-        if order.order_id not in self._created["order"]:
-            return
+        taken = self._taken.pop(order.order_id, 0)
         shop = self.db.shops.get(order.store_id)
-        for line in order.products:
+        for line in order.products[:1]:  # an order created here holds one line
             product = shop.product(line.product_id) if shop is not None else None
             if product is not None:
-                product.quantity += line.quantity
+                product.quantity += taken
 
     # ---- read: shops and products ------------------------------------------------------------
 
@@ -488,15 +490,18 @@ class InStoreEnvironment(SharedTools):
         preconditions=[
             _USER_PRE,
             Text(
-                "product_id is sold by shop_id and its stock covers quantity (a positive integer).",
-                "product_id 为 shop_id 在售商品，且库存不少于 quantity（正整数）。",
+                "product_id is sold by shop_id; quantity is a positive integer. Check the stock "
+                "shown by instore_product_search_recommend first: the order is not refused when "
+                "it exceeds the stock.",
+                "product_id 为 shop_id 在售商品；quantity 为正整数。请先通过 "
+                "instore_product_search_recommend 查看库存：超出库存时下单不会被拒绝。",
             ),
         ],
         postconditions=[
             Text(
                 "A new unpaid order exists with total_price = price × quantity; the product's "
-                "stock drops by quantity.",
-                "生成一笔未支付订单，total_price = 单价 × 数量；商品库存相应减少。",
+                "stock drops by quantity (not below 0).",
+                "生成一笔未支付订单，total_price = 单价 × 数量；商品库存相应减少（最少为 0）。",
             ),
             Text("Pay it with pay_instore_order.", "需调用 pay_instore_order 完成支付。"),
         ],
@@ -511,7 +516,8 @@ class InStoreEnvironment(SharedTools):
             int, Param("How many units to buy (default 1).", "购买数量（默认 1）。")
         ] = 1,
     ) -> dict[str, Any]:
-        """Validate, take the stock, and add an unpaid order holding its own product copy."""
+        """Validate, take the stock there is, and add an unpaid order holding its own product
+        copy. Stock never refuses an order (as officially)."""
         self._check_user(user_id)
         shop = self._shop(shop_id)
         product = shop.product(product_id.strip())
@@ -531,14 +537,8 @@ class InStoreEnvironment(SharedTools):
             )
         if quantity <= 0:
             raise ToolError("quantity must be a positive integer.", "precondition")
-        if product.quantity < quantity:
-            left = "it is sold out" if product.quantity <= 0 else f"only {product.quantity} left"
-            raise ToolError(
-                f"Not enough stock for product '{product.product_id}' ({product.name}): "
-                f"{quantity} requested, {left}.",
-                "precondition",
-            )
-        product.quantity -= quantity
+        taken = min(quantity, max(product.quantity, 0))
+        product.quantity -= taken
         order = Order(
             order_id=self._new_id("order", self.ORDER_ID_PREFIX, self.db.orders),
             order_type="instore",
@@ -559,6 +559,7 @@ class InStoreEnvironment(SharedTools):
         )
         self.db.orders[order.order_id] = order
         self._created["order"].append(order.order_id)
+        self._taken[order.order_id] = taken
         return self._order_view(order)
 
     @tool(

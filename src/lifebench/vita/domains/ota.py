@@ -16,6 +16,7 @@ from typing import Annotated, Any, ClassVar
 from lifebench._util.text import Language, Text
 from lifebench.tools import Param, ToolError, ToolSet, tool, tools_of
 from lifebench.vita.domains import _calendar, _match
+from lifebench.vita.domains._match import in_city
 from lifebench.vita.domains._ota_tables import (
     ATTRACTION,
     FLIGHT,
@@ -37,7 +38,6 @@ from lifebench.vita.domains._ota_tables import (
     OTAProvider,
     Train,
     TrainProduct,
-    in_city,
 )
 from lifebench.vita.domains.common import Location, OrderStatus, SharedTools
 from lifebench.vita.task import VitaTask

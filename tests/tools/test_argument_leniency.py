@@ -1,0 +1,99 @@
+"""Core argument validation accepts what the official tools accept when the meaning is plain:
+integral floats for integers and ``null`` for optional arguments; everything else stays strict."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Annotated, Any
+
+import pytest
+
+from lifebench.tools import Param, ToolSet, tool, tools_of
+
+
+class _Kit:
+    @tool(kind="write", description="Take everything the leniency rules cover.")
+    def take(
+        self,
+        count: Annotated[int, Param("A count.")],
+        counts: list[int],
+        note: str = "",
+        size: int | None = None,
+        many: Sequence[int] = (),
+        maybe: list[int] | None = None,
+        ratio: float = 1.0,
+        tag: str = "default",
+    ) -> dict[str, Any]:
+        return {
+            "count": count,
+            "counts": counts,
+            "note": note,
+            "size": size,
+            "many": list(many),
+            "maybe": maybe,
+            "ratio": ratio,
+            "tag": tag,
+        }
+
+
+async def run(arguments: dict[str, Any]) -> tuple[bool, Any]:
+    outcome = await ToolSet(tools_of(_Kit())).run("take", json.dumps(arguments))
+    return outcome.error, (outcome.content if outcome.error else json.loads(outcome.content))
+
+
+async def test_integral_floats_are_integers_wherever_an_integer_is_expected() -> None:
+    error, out = await run(
+        {
+            "count": 2.0,
+            "counts": [1.0, 3],
+            "size": 4.0,
+            "many": [5.0],
+            "maybe": [8.0],
+        }
+    )
+    assert not error, out
+    assert (out["count"], out["counts"], out["size"]) == (2, [1, 3], 4)
+    assert (out["many"], out["maybe"]) == ([5], [8])
+    assert all(type(v) is int for v in [out["count"], *out["counts"], out["size"]])
+
+
+@pytest.mark.parametrize(
+    ("arguments", "where"),
+    [
+        ({"count": 2.5, "counts": [1]}, "'count'"),
+        ({"count": 2, "counts": [1.5]}, "'counts.0'"),
+        ({"count": 2, "counts": [1], "size": 0.5}, "'size'"),
+        ({"count": True, "counts": [1]}, "'count'"),  # a boolean is no count
+        ({"count": "2", "counts": [1]}, "'count'"),  # nor is a string
+        ({"count": 2, "counts": [1], "note": 3.0}, "'note'"),  # a float is no text
+    ],
+)
+async def test_anything_else_stays_an_error(arguments: dict[str, Any], where: str) -> None:
+    error, content = await run(arguments)
+    assert error and where in content and "Invalid arguments for take" in content
+
+
+async def test_null_for_an_optional_argument_means_its_default() -> None:
+    error, out = await run(
+        {"count": 1, "counts": [1], "note": None, "tag": None, "ratio": None, "size": None}
+    )
+    assert not error, out
+    assert (out["note"], out["tag"], out["ratio"], out["size"]) == ("", "default", 1.0, None)
+
+
+async def test_null_for_a_required_argument_is_an_error() -> None:
+    error, content = await run({"count": None, "counts": [1]})
+    assert error and "'count'" in content
+
+
+async def test_floats_stay_floats_where_a_float_is_expected() -> None:
+    error, out = await run({"count": 1, "counts": [1], "ratio": 2})
+    assert not error and out["ratio"] == 2.0
+
+
+def test_the_schema_is_unchanged() -> None:
+    (take,) = tools_of(_Kit())
+    props = take.parameters_schema()["properties"]
+    assert props["count"]["type"] == "integer" and props["counts"]["items"]["type"] == "integer"
+    assert take.parameters_schema()["required"] == ["count", "counts"]
