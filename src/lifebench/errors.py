@@ -51,3 +51,25 @@ class ModelError(InfrastructureError):
 
 class ConfigChangedError(LifebenchError):
     """Resuming a run directory whose tasks or configuration differ from the stored ones."""
+
+
+class FatalProviderError(ModelError):
+    """The provider refuses every call of this run (bad key, unknown model, endpoint down, …).
+
+    Retrying or running more units cannot help: the run stops at once with the provider's own
+    message. ``status`` is the HTTP status when there was one.
+    """
+
+    def __init__(self, message: str, *, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class ContentRejectedError(ModelError):
+    """The provider refused this request for its content (e.g. 413 too large, a content
+    filter): the unit is recorded as rejected, with the provider's message, and is not retried
+    on resume; other units go on."""
+
+    def __init__(self, message: str, *, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
