@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
 from lifebench.cli._eval import eval_
@@ -9,6 +11,7 @@ from lifebench.cli._import import import_
 from lifebench.cli._report import report
 from lifebench.cli._run import run
 from lifebench.cli._suite_flags import SUITE_FLAGS_SETTINGS, SuiteCommand
+from lifebench.cli._sweep import sweep
 from lifebench.cli._tasks import app as tasks_app
 from lifebench.cli._tools import app as tools_app
 
@@ -19,9 +22,35 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        from lifebench import __version__
+
+        typer.echo(f"lifebench {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_show_version,
+            is_eager=True,
+            help="Print the version and exit.",
+        ),
+    ] = False,
+) -> None:
+    """Evaluate LLM agents on multi-turn life-service tasks (VitaBench, TravelBench, FlowBench)."""
+
+
 app.command("run", cls=SuiteCommand, context_settings=SUITE_FLAGS_SETTINGS)(run)
 app.command("report")(report)
 app.command("eval", cls=SuiteCommand, context_settings=SUITE_FLAGS_SETTINGS)(eval_)
+app.command("sweep")(sweep)
 app.command("import")(import_)
 app.add_typer(tasks_app, name="tasks")
 app.add_typer(tools_app, name="tools")

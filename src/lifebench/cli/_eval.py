@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from lifebench.cli._common import user_errors
+from lifebench.cli._common import run_async, user_errors
 
 
 def eval_(
@@ -31,11 +30,14 @@ def eval_(
 
     New bases are added to each stored evaluation (earlier ones are kept) and the reward is
     recomputed from --evaluator. Judge calls go through RUN_DIR/model_cache.sqlite, so a second
-    identical re-grade makes no API call. A judge that fails is recorded as a grading error.
+    identical re-grade makes no API call. A judge that fails is recorded as a grading error;
+    a judge provider that refuses every call stops the re-grade (exit code 3). The report
+    names the grading behind its numbers; a re-grade interrupted part-way (Ctrl-C: 130,
+    SIGTERM: 143) is marked as mixed until it is run again.
     Grading options of the run's suite follow as --name VALUE (listed below).
     """
+    from lifebench.cli._run import finish_report
     from lifebench.cli._suite_flags import parse_suite_flags
-    from lifebench.reporting import build_report, render_report, write_report
     from lifebench.runner import Progress, RunStore
     from lifebench.runner._regrade import regrade
     from lifebench.suites import options_model
@@ -51,8 +53,8 @@ def eval_(
             "judge_model": judge_model,
             "suite_options": parse_suite_flags(ctx.args, options_model(suite), suite),
         }
-        summary = asyncio.run(
-            regrade(
+        summary = run_async(
+            lambda: regrade(
                 run_dir,
                 overrides,
                 models_file=str(models) if models else None,
@@ -60,14 +62,7 @@ def eval_(
                 progress=Progress(quiet=quiet, description="grading"),
             )
         )
-        store = RunStore.read(run_dir)
-        try:
-            rep = build_report(store.results(), store.config())
-        finally:
-            store.close()
-    write_report(rep, run_dir / "report.json")
-    if not quiet:
-        render_report(rep)
+        finish_report(run_dir, quiet=quiet)
     typer.echo(
         f"graded {summary.graded} simulations ({summary.errors} grading errors, "
         f"{summary.skipped} units without a simulation) in {run_dir}"

@@ -25,7 +25,7 @@ def report(
     with user_errors():
         store = RunStore.read(run_dir)
         try:
-            rep = build_report(store.results(), store.config())
+            rep = build_report(store.results(), store.config(), grading=store.grading())
         finally:
             store.close()
     if as_json:

@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
-import asyncio
+from collections import Counter
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from lifebench.cli._common import err_console, user_errors
+from lifebench.cli._common import (
+    EXIT_NOTHING_RAN,
+    EXIT_UNITS_FAILED,
+    err_console,
+    fail,
+    run_async,
+    user_errors,
+)
+
+if TYPE_CHECKING:
+    from lifebench.reporting import Report
+    from lifebench.runner import RunSummary
 
 
 def _split_ids(values: list[str] | None) -> tuple[str, ...]:
@@ -73,7 +84,30 @@ def run(
         Path | None, typer.Option("--models", help="Models config file (YAML or JSON).")
     ] = None,
     language: Annotated[str, typer.Option(help="en | zh: prompts and tool descriptions.")] = "en",
-    concurrency: Annotated[int, typer.Option(min=1, help="Units run at once.")] = 8,
+    concurrency: Annotated[
+        int, typer.Option(min=1, help="Units run at once (in total, over all workers).")
+    ] = 8,
+    workers: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Processes the units are spread over (or Ray actors with --backend ray); one "
+            "process writes the run store.",
+        ),
+    ] = 1,
+    backend: Annotated[
+        str,
+        typer.Option(
+            help="local (this machine) | ray (a Ray cluster; pip install 'lifebench[ray]')."
+        ),
+    ] = "local",
+    ray_address: Annotated[
+        str | None,
+        typer.Option(
+            help="Ray cluster address for --backend ray (default: RAY_ADDRESS, else a local "
+            "Ray instance started for the run)."
+        ),
+    ] = None,
     out: Annotated[
         Path | None,
         typer.Option(help="Run directory (default: runs/<suite>-<domain>-<agent>-<user>-<hash>)."),
@@ -91,17 +125,27 @@ def run(
     user on its bundled tasks).
 
     Re-running the same command resumes: finished units are skipped, infrastructure errors are
-    re-run, and a changed task file or configuration is refused with what changed.
+    re-run, units the provider rejected for their content are not, and changed tasks or a
+    changed configuration are refused with what changed. Tasks are matched by content (a moved
+    task file resumes); a higher --trials adds trials; another endpoint for the same model is
+    accepted with a note. A provider that refuses every call (bad key, unknown model, endpoint
+    down) stops the run at once with its message.
+
+    Exit codes: 0 all units done; 1 some units ended in infrastructure errors or were rejected
+    by the provider; 2 bad input or changed configuration; 3 nothing could run (the provider
+    refuses every call, or every unit failed); 4 the run directory cannot be used
+    (unwritable, disk full, damaged, in use); 130 Ctrl-C; 143 SIGTERM (finished units are
+    saved in both).
 
     Options of the suite itself follow the common ones, as --name VALUE (listed below).
     """
     from lifebench.cli._suite_flags import parse_suite_flags
-    from lifebench.reporting import build_report, render_report, write_report
-    from lifebench.runner import RunStore
-    from lifebench.runner._experiment import run_experiment
+    from lifebench.runner._experiment import ExecutionPlan, run_experiment
     from lifebench.suites import make_run_options, options_model
 
     with user_errors():
+        if backend not in ("local", "ray"):
+            raise fail(f"--backend must be local or ray, not {backend!r}", 2)
         suite_options = parse_suite_flags(ctx.args, options_model(suite), suite)
         values: dict[str, Any] = {
             "suite": suite,
@@ -131,24 +175,78 @@ def run(
             "quiet": quiet,
         }
         options = make_run_options(values)
-        try:
-            exp, summary = asyncio.run(run_experiment(options))
-        except KeyboardInterrupt:
-            err_console().print(
-                "interrupted; finished units are saved. Re-run the same command to resume."
-            )
-            raise typer.Exit(code=130) from None
-        store = RunStore.read(exp.run_dir)
-        try:
-            rep = build_report(store.results(), store.config())
-        finally:
-            store.close()
-    write_report(rep, exp.run_dir / "report.json")
+        plan = ExecutionPlan(
+            backend="ray" if backend == "ray" else "local",
+            workers=workers,
+            ray_address=ray_address,
+        )
+        exp, summary = run_async(lambda: run_experiment(options, plan=plan))
+        for note in exp.notes:
+            err_console().print(f"note: {note}", highlight=False, markup=False)
+        rep = finish_report(exp.run_dir, quiet=quiet)
+        code = outcome_code(summary, rep, exp.run_dir)
+    if code:
+        raise typer.Exit(code=code)
+
+
+def finish_report(run_dir: Path, *, quiet: bool) -> Report:
+    """Build, write (``RUN_DIR/report.json``) and show the report of a run directory."""
+    from lifebench.reporting import build_report, render_report, write_report
+    from lifebench.runner import RunStore
+
+    store = RunStore.read(run_dir)
+    try:
+        rep = build_report(store.results(), store.config(), grading=store.grading())
+    finally:
+        store.close()
+    write_report(rep, run_dir / "report.json")
     if not quiet:
         render_report(rep)
+    return rep
+
+
+def outcome_code(summary: RunSummary, rep: Report, run_dir: Path) -> int:
+    """Print the summary lines and return the exit code: 3 when units ran and every one
+    ended in an infrastructure error, 1 when the run holds failed or rejected units, else 0."""
     typer.echo(
         f"{summary.done} units done, {summary.infra_errors} infrastructure errors, "
-        f"{summary.skipped} already done; results in {exp.run_dir}"
+        f"{summary.rejected} rejected, {summary.skipped} already done; results in {run_dir}"
     )
-    if summary.infra_errors:
-        typer.echo("Re-run the same command to retry the units that failed.", err=True)
+    typer.echo(
+        f"run total: {rep.n_simulations} done, {rep.n_errors} infrastructure errors, "
+        f"{rep.n_rejected} rejected, {rep.n_pending} pending"
+    )
+    if summary.executed and summary.done == 0 and summary.rejected == 0:
+        err_console().print(
+            f"[bold red]error:[/] nothing could run: all {summary.executed} unit(s) of this "
+            f"session ended in an infrastructure error; most common: {_common_error(run_dir)}",
+            highlight=False,
+        )
+        return EXIT_NOTHING_RAN
+    if rep.n_errors or rep.n_rejected:
+        typer.echo(
+            "Re-run the same command to retry the units that failed"
+            + (" (rejected units are not retried)." if rep.n_rejected else "."),
+            err=True,
+        )
+        return EXIT_UNITS_FAILED
+    return 0
+
+
+def _common_error(run_dir: Path) -> str:
+    """The most frequent first line of the infrastructure errors of a run, with its count."""
+    from lifebench.runner import RunStore, UnitStatus
+
+    store = RunStore.read(run_dir)
+    try:
+        errors = [
+            (r.error or "").strip().splitlines()[-1:] or ["(no message)"]
+            for r in store.results()
+            if r.status is UnitStatus.INFRA_ERROR
+        ]
+    finally:
+        store.close()
+    if not errors:
+        return "(none recorded)"
+    (message, count), *_ = Counter(e[0] for e in errors).most_common(1)
+    return f"{message} ({count}×)"

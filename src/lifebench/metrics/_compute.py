@@ -11,7 +11,12 @@ from lifebench.evaluation._types import Evaluation
 from lifebench.metrics._agreement import basis_kappa, usage_by_basis
 from lifebench.metrics._bootstrap import bootstrap_ci
 from lifebench.metrics._passk import is_success, pass_at_k, pass_hat_k
-from lifebench.metrics._records import STATUS_DONE, STATUS_INFRA_ERROR, ResultRecord
+from lifebench.metrics._records import (
+    STATUS_DONE,
+    STATUS_INFRA_ERROR,
+    STATUS_REJECTED,
+    ResultRecord,
+)
 from lifebench.metrics._types import BootstrapInfo, Interval, Metrics, RetryStats, TaskMetrics
 from lifebench.metrics._usage import (
     Graded,
@@ -34,6 +39,7 @@ class _TaskTally:
     rewards: list[float] = field(default_factory=list)
     errors: int = 0
     pending: int = 0
+    rejected: int = 0
 
     @property
     def successes(self) -> int:
@@ -56,6 +62,7 @@ def _task_rows(tallies: dict[str, _TaskTally]) -> list[TaskMetrics]:
                 n_successes=c,
                 n_errors=t.errors,
                 n_pending=t.pending,
+                n_rejected=t.rejected,
                 mean_reward=mean(t.rewards),
                 rewards=t.rewards,
                 pass_hat_k={str(k): pass_hat_k(n, c, k) for k in range(1, n + 1)},
@@ -115,17 +122,20 @@ def compute_metrics(
     tallies: dict[str, _TaskTally] = defaultdict(_TaskTally)
     completed: list[Graded] = []
     scored_evaluations: list[Evaluation] = []
-    n_ungraded = n_grading_errors = n_errors = n_pending = unit_reruns = 0
+    n_ungraded = n_grading_errors = n_errors = n_pending = n_rejected = unit_reruns = 0
     recorded: list[Graded] = []
     for record in ordered:
         tally = tallies[record.task_id]
         unit_reruns += max(0, record.attempts - 1)
         sim, ev = record.simulation, record.evaluation
-        if sim is not None and record.status in (STATUS_DONE, STATUS_INFRA_ERROR):
+        if sim is not None and record.status in (STATUS_DONE, STATUS_INFRA_ERROR, STATUS_REJECTED):
             recorded.append((sim, ev))
         if record.status == STATUS_INFRA_ERROR:
             n_errors += 1
             tally.errors += 1
+        elif record.status == STATUS_REJECTED:
+            n_rejected += 1
+            tally.rejected += 1
         elif record.status != STATUS_DONE or sim is None:
             n_pending += 1
             tally.pending += 1
@@ -170,6 +180,7 @@ def compute_metrics(
         n_scored=len(scored_evaluations),
         n_errors=n_errors,
         n_pending=n_pending,
+        n_rejected=n_rejected,
         n_ungraded=n_ungraded,
         n_grading_errors=n_grading_errors,
         max_k=max_k,
@@ -196,7 +207,9 @@ def compute_metrics(
         },
         usage_by_basis=usage_by_basis(scored_evaluations),
         tasks=rows,
-        warnings=_warnings(rows, scored_rows, max_k, n_errors, n_pending, n_grading_errors),
+        warnings=_warnings(
+            rows, scored_rows, max_k, n_errors, n_pending, n_grading_errors, n_rejected
+        ),
     )
 
 
@@ -207,6 +220,7 @@ def _warnings(
     n_errors: int,
     n_pending: int,
     n_grading_errors: int,
+    n_rejected: int = 0,
 ) -> list[str]:
     out: list[str] = []
     most = max((t.n_trials for t in scored), default=0)
@@ -221,6 +235,11 @@ def _warnings(
         out.append(f"{len(unscored)} task(s) have no scored trial and are not in the metrics")
     if n_errors:
         out.append(f"{n_errors} unit(s) ended in an infrastructure error; re-run to include them")
+    if n_rejected:
+        out.append(
+            f"{n_rejected} unit(s) were rejected by the provider for their content and are "
+            "excluded (not re-run on resume)"
+        )
     if n_pending:
         out.append(f"{n_pending} unit(s) have not run yet; the run is incomplete")
     if n_grading_errors:

@@ -10,12 +10,13 @@ from lifebench.simulation._types import Simulation
 STATUS_DONE = "done"
 STATUS_INFRA_ERROR = "infra_error"
 STATUS_PENDING = "pending"
+STATUS_REJECTED = "rejected"
 
 
 class ResultRecord(Protocol):
     """A stored unit (e.g. :class:`lifebench.runner.UnitRecord`).
 
-    ``status`` is ``"done"``, ``"infra_error"`` or ``"pending"``; ``attempts`` counts recorded
+    ``status`` is ``"done"``, ``"infra_error"``, ``"rejected"`` or ``"pending"``; ``attempts`` counts recorded
     attempts (so ``attempts - 1`` re-runs).
     """
 

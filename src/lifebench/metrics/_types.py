@@ -77,6 +77,9 @@ class TaskMetrics(_Frozen):
     n_successes: int = Field(description="Trials with reward within 1e-6 of 1.")
     n_errors: int = Field(0, description="Trials that ended in an infrastructure error.")
     n_pending: int = Field(0, description="Trials not yet run.")
+    n_rejected: int = Field(
+        0, description="Trials whose request the provider rejected for its content."
+    )
     mean_reward: float | None = Field(None, description="Mean reward of the scored trials.")
     rewards: list[float] = Field(default_factory=list, description="Rewards in trial order.")
     pass_hat_k: dict[str, float] = Field(
@@ -92,6 +95,11 @@ class Metrics(_Frozen):
     n_scored: int = Field(description="Completed simulations with a usable evaluation.")
     n_errors: int = Field(description="Units that ended in an infrastructure error (excluded).")
     n_pending: int = Field(0, description="Units registered but not run yet.")
+    n_rejected: int = Field(
+        0,
+        description="Units whose request the provider rejected for its content (excluded, "
+        "not re-run on resume).",
+    )
     n_ungraded: int = Field(0, description="Completed simulations without an evaluation.")
     n_grading_errors: int = Field(0, description="Evaluations whose grading failed (excluded).")
     max_k: int = Field(description="Largest k reported: the fewest scored trials of any task.")

@@ -41,9 +41,11 @@ def summary_table(report: Report) -> Table:
         ("simulations (scored)", f"{report.n_simulations} ({report.n_scored})"),
         ("infrastructure errors (excluded)", str(report.n_errors)),
         ("pending", str(report.n_pending)),
+        ("rejected by the provider (excluded)", str(report.n_rejected)),
         ("ungraded / grading errors", f"{report.n_ungraded} / {report.n_grading_errors}"),
         ("mean reward", _pct(report.avg_reward)),
         ("retries: model calls / units", f"{report.retries.model} / {report.retries.unit_reruns}"),
+        ("graded by", report.grading_summary()),
     ]
     for name, value in rows:
         table.add_row(name, value)

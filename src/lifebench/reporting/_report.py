@@ -37,6 +37,18 @@ class Report(Metrics):
     suite_metric_names: list[str] = Field(
         default_factory=list, description="Top-level keys contributed by the suite."
     )
+    grading: dict[str, Any] = Field(
+        default_factory=dict,
+        description="The grading that produced the evaluations behind the numbers: evaluator, "
+        "judge_model, bases, suite_options and source (run or eval) of the latest grading, "
+        "'mixed' when the stored evaluations come from gradings that define the reward "
+        "differently or from a re-grade that was interrupted, and 'parts': each grading with "
+        "the number of simulations it graded (newest first).",
+    )
+
+    def grading_summary(self) -> str:
+        """One line: which grading produced the numbers (and a caveat when mixed)."""
+        return grading_line(self.grading)
 
     def suite_metrics(self) -> dict[str, Any]:
         """The suite's own metrics, by name."""
@@ -44,15 +56,65 @@ class Report(Metrics):
         return {name: extra[name] for name in self.suite_metric_names if name in extra}
 
 
+def _describe_part(part: Mapping[str, Any]) -> str:
+    text = f"evaluator {part.get('evaluator', '?')}"
+    if part.get("judge_model"):
+        text += f", judge {part['judge_model']}"
+    text += f" ({part.get('source', '?')}) on {part.get('simulations', 0)} simulation(s)"
+    if part.get("interrupted"):
+        text += f" — a re-grade of {part.get('to_grade', '?')} interrupted part-way"
+    return text
+
+
+def grading_line(grading: Mapping[str, Any]) -> str:
+    """A one-line description of a report's ``grading``."""
+    parts = list(grading.get("parts") or [])
+    if not parts:
+        return "—"
+    if not grading.get("mixed"):
+        return _describe_part(parts[0]).split(" on ", 1)[0]
+    return "MIXED: " + "; ".join(_describe_part(p) for p in parts)
+
+
+def describe_grading(
+    config: Mapping[str, Any], stored: Mapping[str, Any] | None, n_simulations: int
+) -> dict[str, Any]:
+    """The report's ``grading`` from the store's grading log (``stored``, see
+    ``RunStore.grading``) or, for a store without one, from the run configuration."""
+    if stored and stored.get("parts"):
+        parts = [dict(p) for p in stored["parts"]]
+        mixed = bool(stored.get("mixed"))
+    else:
+        parts = [
+            {
+                "evaluator": config.get("evaluator"),
+                "judge_model": config.get("judge_model"),
+                "bases": list(config.get("bases") or []),
+                "suite_options": dict(config.get("suite_options") or {}),
+                "source": "run",
+                "simulations": n_simulations,
+                "interrupted": False,
+            }
+        ]
+        mixed = False
+    head = {k: v for k, v in parts[0].items() if k not in ("simulations", "to_grade")}
+    if mixed:
+        head["evaluator"] = "mixed"
+    return {**head, "mixed": mixed, "parts": parts}
+
+
 def build_report(
     records: Iterable[ResultRecord],
     config: Mapping[str, Any],
     *,
+    grading: Mapping[str, Any] | None = None,
     bootstrap_samples: int = DEFAULT_BOOTSTRAP_SAMPLES,
     seed: int = DEFAULT_BOOTSTRAP_SEED,
 ) -> Report:
     """Compute the metrics of ``records``, add the suite's own metrics (the suite named in
-    ``config``) and attach ``config`` (normalised to plain JSON)."""
+    ``config``), attach ``config`` (normalised to plain JSON) and describe the grading behind
+    the numbers (``grading``: the store's grading log, see ``RunStore.grading``; without it,
+    the configuration's evaluator). A mixed grading adds a warning."""
     from lifebench.suites import get_suite
 
     records = list(records)
@@ -64,10 +126,27 @@ def build_report(
         extra = json.loads(
             canonical_json(dict(get_suite(str(suite_name)).report_metrics(records, plain_config)))
         )
-    clash = sorted(set(extra) & (set(Report.model_fields) | {"suite_metrics"}))
+    clash = sorted(set(extra) & (set(Report.model_fields) | {"suite_metrics", "grading_summary"}))
     if clash:
         raise ValueError(f"suite '{suite_name}' reports metrics named like core ones: {clash}")
-    return Report(**dict(metrics), **extra, config=plain_config, suite_metric_names=sorted(extra))
+    described = json.loads(
+        canonical_json(describe_grading(plain_config, grading, metrics.n_simulations))
+    )
+    warnings = list(metrics.warnings)
+    if described["mixed"]:
+        warnings.append(
+            "the evaluations come from different gradings, so the numbers mix reward "
+            f"definitions ({grading_line(described).removeprefix('MIXED: ')}); run "
+            "`lifebench eval` again to grade every simulation alike"
+        )
+    fields = {**dict(metrics), "warnings": warnings}
+    return Report(
+        **fields,
+        **extra,
+        config=plain_config,
+        suite_metric_names=sorted(extra),
+        grading=described,
+    )
 
 
 def report_json(report: Report) -> str:

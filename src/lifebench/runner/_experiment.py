@@ -2,32 +2,49 @@
 
 Layer 1 is :func:`lifebench.simulation.run_episode` plus the evaluators (no I/O). This module
 selects tasks, derives per-unit seeds, opens the run store, builds models, and hands
-``execute_unit`` to the scheduler, which commits every finished unit.
+``execute_unit`` to the scheduler, which commits every finished unit. With several workers
+or on Ray, each worker process / actor builds the same experiment from
+:class:`ExperimentExecutorFactory` (the options and the tasks' JSON) and executes the units
+the writer hands it.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from lifebench._util.hashing import derive_seed
-from lifebench.errors import InfrastructureError, InputError
+from lifebench.errors import FatalProviderError, InfrastructureError, InputError
 from lifebench.evaluation import BasisResult, Evaluation, Evaluator, JudgeError, combine
 from lifebench.messages import Usage
 from lifebench.models import ModelFactory
 from lifebench.models._cache import ModelCache
 from lifebench.runner._progress import Progress
-from lifebench.runner._scheduler import RunSummary, run_units
+from lifebench.runner._scheduler import Backend, RunSummary, run_units
 from lifebench.runner._store import RunStore
 from lifebench.runner._units import UnitOutcome, WorkUnit
 from lifebench.simulation import Simulation, TerminationReason, run_episode
 from lifebench.suites import RunOptions, Suite, get_suite
-from lifebench.suites._options import MODEL_ROLES
+from lifebench.suites._options import MODEL_ROLES, config_hash_of, make_run_options
 
 CACHE_FILENAME = "model_cache.sqlite"
+REJECTED_FLAG = "content_rejected"
+"""Key of ``Simulation.info`` set when the episode ended because the provider rejected a
+request for its content (:class:`~lifebench.errors.ContentRejectedError`)."""
+
+
+@dataclass(frozen=True)
+class ExecutionPlan:
+    """Where units run: this process (``workers=1``), ``workers`` local processes, or
+    ``workers`` Ray actors (``backend="ray"``, on the cluster at ``ray_address``)."""
+
+    backend: Literal["local", "ray"] = "local"
+    workers: int = 1
+    ray_address: str | None = None
+    ray_init: dict[str, Any] = field(default_factory=dict)
 
 
 def select_tasks(tasks: Sequence[Any], options: RunOptions) -> list[Any]:
@@ -78,16 +95,33 @@ class Experiment:
     evaluators: dict[str, Evaluator]
     bases: list[str]
     run_dir: Path
+    notes: list[str] = field(default_factory=list)
+    """What resuming noticed (see :attr:`RunStore.notes`), filled by :func:`run_experiment`."""
 
     async def execute_unit(self, unit: WorkUnit) -> UnitOutcome:
-        """Simulate and grade one unit (layer 1), with no I/O of its own."""
+        """Simulate and grade one unit (layer 1), with no I/O of its own.
+
+        A provider that rejected a request for its content ends the unit as ``rejected``
+        (with its trajectory so far); a :class:`FatalProviderError` propagates (the run stops).
+        """
         task = self.tasks[unit.task_id]
         episode = self.suite.build_episode(task, unit.trial, unit.seed, self.options, self.models)
         simulation = await run_episode(episode)
         if simulation.termination is TerminationReason.INFRASTRUCTURE_ERROR:
-            return UnitOutcome(simulation=simulation, error=simulation.error, infra=True)
+            rejected = bool(simulation.info.get(REJECTED_FLAG))
+            return UnitOutcome(
+                simulation=simulation, error=simulation.error, infra=not rejected, rejected=rejected
+            )
         evaluation = await evaluate(task, simulation, self.evaluators, self.bases)
         return UnitOutcome(simulation=simulation, evaluation=evaluation)
+
+    async def execute(self, unit: WorkUnit) -> UnitOutcome:
+        """:class:`~lifebench.runner._workers.UnitExecutor`: :meth:`execute_unit`."""
+        return await self.execute_unit(unit)
+
+    async def aclose(self) -> None:
+        """Close the models (HTTP clients, cache)."""
+        await self.models.aclose()
 
 
 async def evaluate(
@@ -102,13 +136,16 @@ async def evaluate(
     Results of ``previous`` for bases not recomputed now are kept (re-grading adds a basis
     without losing the others). A judge that fails after its re-asks — or whose model call
     fails — yields an evaluation *error*: recorded, excluded from the metrics until re-graded,
-    and never a reason to re-run the rollout.
+    and never a reason to re-run the rollout (a judge request rejected for its content is one).
+    A :class:`FatalProviderError` (the judge's provider refuses every call) propagates.
     """
     results = dict(previous.by_basis) if previous is not None else {}
     errors: list[str] = []
     for name, evaluator in evaluators.items():
         try:
             results[name] = await evaluator.evaluate(task, simulation)
+        except FatalProviderError:
+            raise
         except (JudgeError, InfrastructureError) as exc:
             errors.append(f"{name}: {exc}")
             spent = exc.usage if isinstance(exc, JudgeError) else Usage.zero()
@@ -127,32 +164,53 @@ async def evaluate(
     return combine(results, list(bases))
 
 
-def build_experiment(
-    options: RunOptions,
-    *,
-    models: ModelFactory | None = None,
-    sleep: Callable[[float], Awaitable[None]] | None = None,
-) -> Experiment:
-    """Resolve the suite, load and select tasks, and build models and evaluators."""
-    suite = get_suite(options.suite)
+def _load_tasks(suite: Suite, options: RunOptions) -> tuple[RunOptions, list[Any]]:
+    """Resolve the domain and load and select the tasks (input problems as InputError)."""
     source = Path(options.tasks_file) if options.tasks_file else None
     domain = suite.resolve_domain(source, options.domain)
     if domain != options.domain:
         options = options.model_copy(update={"domain": domain})
-    tasks = select_tasks(
-        suite.load_tasks(source, domain, options.language, options.task_set), options
-    )
-    run_dir = Path(options.out) if options.out else default_run_dir(options)
-    if models is None:
-        cache = ModelCache(run_dir / CACHE_FILENAME) if options.cache else None
-        kwargs: dict[str, Any] = {"cache": cache}
-        if sleep is not None:
-            kwargs["sleep"] = sleep
-        models = (
-            ModelFactory.from_file(options.models_file, **kwargs)
-            if options.models_file
-            else ModelFactory(**kwargs)
-        )
+    try:
+        loaded = suite.load_tasks(source, domain, options.language, options.task_set)
+    except RecursionError:
+        raise InputError(
+            "the JSON is nested too deeply to read (hundreds of levels); is it a task file?",
+            file=str(source) if source else "(bundled tasks)",
+        ) from None
+    return options, select_tasks(loaded, options)
+
+
+def _build_models(
+    options: RunOptions,
+    run_dir: Path,
+    sleep: Callable[[float], Awaitable[None]] | None,
+    *,
+    remote: bool = False,
+) -> ModelFactory:
+    """The run's models, with the call cache in ``run_dir`` (a worker on a machine without the
+    run directory — a Ray node — runs without the cache)."""
+    use_cache = options.cache and (not remote or run_dir.is_dir())
+    cache = ModelCache(run_dir / CACHE_FILENAME) if use_cache else None
+    kwargs: dict[str, Any] = {"cache": cache}
+    if sleep is not None:
+        kwargs["sleep"] = sleep
+    if not options.models_file:
+        return ModelFactory(**kwargs)
+    try:
+        return ModelFactory.from_file(options.models_file, **kwargs)
+    except RecursionError:
+        raise InputError(
+            "nested too deeply to read (hundreds of levels)", file=options.models_file
+        ) from None
+
+
+def _assemble(
+    options: RunOptions,
+    suite: Suite,
+    tasks: Sequence[Any],
+    models: ModelFactory,
+    run_dir: Path,
+) -> Experiment:
     for role in MODEL_ROLES:
         spec = options.model_for(role)
         if spec:  # fail before the run, not once per unit
@@ -172,6 +230,81 @@ def build_experiment(
     )
 
 
+def build_experiment(
+    options: RunOptions,
+    *,
+    models: ModelFactory | None = None,
+    sleep: Callable[[float], Awaitable[None]] | None = None,
+) -> Experiment:
+    """Resolve the suite, load and select tasks, and build models and evaluators."""
+    suite = get_suite(options.suite)
+    options, tasks = _load_tasks(suite, options)
+    run_dir = Path(options.out) if options.out else default_run_dir(options)
+    if models is None:
+        models = _build_models(options, run_dir, sleep)
+    return _assemble(options, suite, tasks, models, run_dir)
+
+
+@dataclass(frozen=True)
+class ExperimentExecutorFactory:
+    """Builds, in a worker process or Ray actor, the experiment the writer runs: from the run's
+    options (JSON, model specs unscrubbed: the worker calls the models) and the selected
+    tasks' JSON (so the task file need not exist where the worker runs). Pickles."""
+
+    options: dict[str, Any]
+    task_data: dict[str, str]
+    run_dir: str
+
+    @classmethod
+    def of(cls, exp: Experiment) -> ExperimentExecutorFactory:
+        """The factory that rebuilds ``exp`` elsewhere."""
+        return cls(
+            options=exp.options.model_dump(mode="json"),
+            task_data={i: t.model_dump_json() for i, t in exp.tasks.items()},
+            run_dir=str(exp.run_dir),
+        )
+
+    def __call__(self) -> Experiment:
+        options = make_run_options(self.options)
+        suite = get_suite(options.suite)
+        tasks = [suite.parse_task(self.task_data[i]) for i in self.task_data]
+        run_dir = Path(self.run_dir)
+        models = _build_models(options, run_dir, None, remote=True)
+        return _assemble(options, suite, tasks, models, run_dir)
+
+
+def grading_description(options: RunOptions, bases: Sequence[str]) -> dict[str, Any]:
+    """What defines the reward of a grading: evaluator, judge (scrubbed), bases and the suite's
+    options (VitaBench: judge variant, window, overlap, …)."""
+    semantic = options.semantic_dict()
+    return {
+        "evaluator": options.evaluator,
+        "judge_model": semantic.get("judge_model"),
+        "bases": list(bases),
+        "suite_options": semantic.get("suite_options") or {},
+    }
+
+
+def _backend(exp: Experiment, plan: ExecutionPlan) -> Backend | None:
+    """The backend of ``plan`` (None: the default, this event loop)."""
+    concurrency = exp.options.concurrency
+    if plan.backend == "ray":
+        from lifebench.runner._ray import RayBackend
+
+        return RayBackend(
+            ExperimentExecutorFactory.of(exp),
+            plan.workers,
+            concurrency,
+            plan.ray_address,
+            plan.ray_init,
+        )
+    if plan.workers > 1:
+        from lifebench.runner._workers import ProcessBackend
+
+        return ProcessBackend(ExperimentExecutorFactory.of(exp), plan.workers, concurrency)
+    return None
+
+
 def _observed_sleep(progress: Progress) -> Callable[[float], Awaitable[None]]:
     """A backoff sleep that shows the unit as retrying while it waits."""
 
@@ -186,23 +319,45 @@ def _observed_sleep(progress: Progress) -> Callable[[float], Awaitable[None]]:
 
 
 async def run_experiment(
-    options: RunOptions, *, models: ModelFactory | None = None, progress: Progress | None = None
+    options: RunOptions,
+    *,
+    models: ModelFactory | None = None,
+    progress: Progress | None = None,
+    plan: ExecutionPlan | None = None,
 ) -> tuple[Experiment, RunSummary]:
-    """Build the run from ``options`` and execute every unit not yet done (resuming)."""
+    """Build the run from ``options`` and execute every unit not yet done (resuming), on the
+    backend of ``plan`` (default: this process)."""
+    plan = plan or ExecutionPlan()
     progress = progress or Progress(quiet=options.quiet)
     exp = build_experiment(options, models=models, sleep=_observed_sleep(progress))
     options = exp.options  # with the domain resolved
-    exp.run_dir.mkdir(parents=True, exist_ok=True)
     config = {**options.semantic_dict(), "bases": exp.bases}
-    store = RunStore.open(
-        exp.run_dir,
-        config,
-        options.config_hash(),
-        {i: t.content_hash() for i, t in exp.tasks.items()},
-        {i: t.model_dump_json() for i, t in exp.tasks.items()},
-    )
     try:
-        summary = await run_units(exp.units, exp.execute_unit, store, options.concurrency, progress)
+        store = RunStore.open(
+            exp.run_dir,
+            config,
+            options.config_hash(),
+            {i: t.content_hash() for i, t in exp.tasks.items()},
+            {i: t.model_dump_json() for i, t in exp.tasks.items()},
+            rehash=config_hash_of,
+        )
+    except BaseException:
+        await exp.models.aclose()
+        raise
+    exp.notes = store.notes
+    try:
+        grading = store.begin_grading(
+            "run", grading_description(options, exp.bases), len(exp.units)
+        )
+        summary = await run_units(
+            exp.units,
+            exp.execute_unit,
+            store,
+            options.concurrency,
+            progress,
+            backend=_backend(exp, plan),
+        )
+        store.finish_grading(grading, summary.done, 0)
     finally:
         store.close()
         await exp.models.aclose()

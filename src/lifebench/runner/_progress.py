@@ -1,4 +1,4 @@
-"""Live progress of a run: done / running / retrying / failed units and an ETA.
+"""Live progress of a run: done / running / retrying / failed / rejected units and an ETA.
 
 On a terminal this is a ``rich`` progress bar. When the console is not a terminal (CI logs, a
 pipe) it prints one plain line at start, at most every ``plain_interval_s`` seconds as units
@@ -44,6 +44,7 @@ class ProgressCounts:
     retrying: int
     failed: int
     retries_total: int
+    rejected: int = 0
 
     @property
     def completed(self) -> int:
@@ -92,6 +93,7 @@ class Progress:
         self._lock = threading.Lock()
         self._total = self._skipped = self._finished = 0
         self._running = self._retrying = self._failed = self._retries_total = 0
+        self._rejected = 0
         self._rich: RichProgress | None = None
         self._task_id: TaskID | None = None
         self._started_at: float | None = None
@@ -104,7 +106,7 @@ class Progress:
         """Begin showing a batch of ``total`` units, ``already_done`` of them from a prior run."""
         with self._lock:
             self._total, self._skipped = total, already_done
-            self._finished = self._running = self._failed = 0
+            self._finished = self._running = self._failed = self._rejected = 0
             self._started_at = self._clock()
         if self._quiet:
             return
@@ -118,6 +120,7 @@ class Progress:
                 TextColumn("running {task.fields[running]}"),
                 TextColumn("[yellow]retrying {task.fields[retrying]}[/] ({task.fields[retries]})"),
                 TextColumn("[red]failed {task.fields[failed]}"),
+                TextColumn("[magenta]rejected {task.fields[rejected]}"),
                 _EtaColumn(),
                 console=console,
                 transient=False,
@@ -158,12 +161,14 @@ class Progress:
             self._running += 1
         self._refresh()
 
-    def unit_finished(self, *, failed: bool) -> None:
-        """A unit finished; ``failed`` for an infrastructure error."""
+    def unit_finished(self, *, failed: bool = False, rejected: bool = False) -> None:
+        """A unit finished; ``failed`` for an infrastructure error, ``rejected`` for a request
+        the provider refused for its content."""
         with self._lock:
             self._running = max(0, self._running - 1)
             self._finished += 1
             self._failed += int(failed)
+            self._rejected += int(rejected)
         self._refresh()
         self._print_plain(force=False)
 
@@ -195,6 +200,7 @@ class Progress:
                 retrying=self._retrying,
                 failed=self._failed,
                 retries_total=self._retries_total,
+                rejected=self._rejected,
             )
 
     # ------------------------------------------------------------------ rendering
@@ -206,6 +212,7 @@ class Progress:
             "retrying": c.retrying,
             "retries": c.retries_total,
             "failed": c.failed,
+            "rejected": c.rejected,
             "finished": c.finished,
         }
 
@@ -236,6 +243,6 @@ class Progress:
         return (
             f"[{self._description}] {c.completed}/{c.total} done{skipped} | "
             f"running {c.running} | retrying {c.retrying} ({c.retries_total} retries) | "
-            f"failed {c.failed} | elapsed {_clock_text(elapsed)} | "
+            f"failed {c.failed} | rejected {c.rejected} | elapsed {_clock_text(elapsed)} | "
             f"{eta_text(elapsed, c.finished, c.total - c.completed)}"
         )

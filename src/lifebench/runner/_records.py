@@ -17,15 +17,17 @@ class UnitStatus(StrEnum):
     PENDING = "pending"
     DONE = "done"
     INFRA_ERROR = "infra_error"
+    REJECTED = "rejected"
+    """The provider refused the unit's request for its content; not re-run on resume."""
 
 
 class EventKind(StrEnum):
     """Kinds of entries in the attempt log."""
 
     ATTEMPT = "attempt"
-    """A unit was executed and its outcome recorded (done or infra_error)."""
+    """A unit was executed and its outcome recorded (done, infra_error or rejected)."""
     CANCELLED = "cancelled"
-    """A unit was running when the run was cancelled; it stays pending."""
+    """A unit was running when the run was cancelled or stopped; it stays as it was."""
     REGRADE = "regrade"
     """A done unit received a new evaluation."""
 
@@ -38,7 +40,7 @@ class UnitRecord(BaseModel):
     task_id: str = Field(description="Id of the task.")
     trial: int = Field(description="0-based trial index.")
     seed: int = Field(description="Seed of the unit.")
-    status: UnitStatus = Field(description="pending, done or infra_error.")
+    status: UnitStatus = Field(description="pending, done, infra_error or rejected.")
     attempts: int = Field(0, description="Recorded attempts (done or infra_error outcomes).")
     simulation: Simulation | None = Field(None, description="Latest simulation, if any.")
     evaluation: Evaluation | None = Field(None, description="Latest evaluation, if any.")

@@ -9,8 +9,9 @@ from typing import Any
 
 from lifebench.errors import InputError
 from lifebench.models import ModelCache, ModelFactory
-from lifebench.runner._experiment import CACHE_FILENAME, evaluate
+from lifebench.runner._experiment import CACHE_FILENAME, evaluate, grading_description
 from lifebench.runner._progress import Progress
+from lifebench.runner._scheduler import primary_error
 from lifebench.runner._store import RunStore
 from lifebench.suites import RunOptions, get_suite
 from lifebench.suites._options import make_run_options
@@ -65,7 +66,11 @@ async def regrade(
 
     New bases are merged into each stored evaluation (earlier bases are kept, the reward is
     recomputed from the chosen bases). Judge calls go through the run's model cache, so an
-    identical second re-grade makes no API call.
+    identical second re-grade makes no API call. The grading is logged in the store (what
+    defines the reward, how many simulations it is to grade, whether it finished), so a report
+    can tell which grading produced its numbers — and that a re-grade killed part-way left
+    them mixed. A judge provider that refuses every call stops the re-grade
+    (:class:`~lifebench.errors.FatalProviderError`).
     """
     store = RunStore.read(run_dir, write=True)
     try:
@@ -90,6 +95,7 @@ async def regrade(
             )
         evaluators = suite.build_evaluators(options, models)
         bases = suite.reward_bases(options)
+        grading = store.begin_grading("eval", grading_description(options, bases), len(records))
         limit = asyncio.Semaphore(concurrency)
         errors = 0
         if progress is not None:
@@ -112,10 +118,13 @@ async def regrade(
             async with asyncio.TaskGroup() as group:
                 for record in records:
                     group.create_task(one(record))
+        except BaseExceptionGroup as group_error:
+            raise primary_error(group_error) from None
         finally:
             if progress is not None:
                 progress.stop()
             await models.aclose()
+        store.finish_grading(grading, len(records), errors)
         total = len(store.results())
         return RegradeSummary(graded=len(records), errors=errors, skipped=total - len(records))
     finally:

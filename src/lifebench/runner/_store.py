@@ -9,17 +9,20 @@ Concurrency: the methods are synchronous and meant to be called inline from the 
 call is one small transaction (no fsync per commit in WAL/NORMAL mode), so it costs well under a
 millisecond to a few milliseconds; calling inline also serialises writes without a lock. The
 connection belongs to the thread that opened the store. Other processes may read the database
-while a run is going (``busy_timeout`` covers brief lock waits); running two writers on the same
-run directory at once is not supported.
+while a run is going (``busy_timeout`` covers brief lock waits). One process writes: the writer
+holds a lease stored in the database itself (see :mod:`lifebench.runner._lease`), checked by
+every write; worker processes and Ray actors send their outcomes to it.
+
+Errors of SQLite and of the file system (disk full, unwritable directory, damaged file) are
+raised as one :class:`~lifebench.runner._errors.StoreError` that says what to do.
 """
 
 from __future__ import annotations
 
-import fcntl
 import json
-import os
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -31,10 +34,18 @@ from lifebench._util.hashing import canonical_json
 from lifebench.errors import ConfigChangedError, LifebenchError
 from lifebench.evaluation._types import Evaluation
 from lifebench.runner._diff import config_differences, task_differences
+from lifebench.runner._errors import (
+    StoreError,
+    StoreInUseError,
+    guarded_store,
+    prepare_run_dir,
+)
+from lifebench.runner._lease import Heartbeat, Holder, holder_alive, read_holder, this_holder
+from lifebench.runner._lease import write_holder as _write_holder
 from lifebench.runner._records import AttemptRecord, EventKind, RunMeta, UnitRecord, UnitStatus
-from lifebench.runner._schema import DDL, SCHEMA_VERSION
-from lifebench.runner._units import WorkUnit
-from lifebench.simulation._types import Simulation, TerminationReason
+from lifebench.runner._schema import DDL, SCHEMA_VERSION, migrate, statements
+from lifebench.runner._units import PackedOutcome, UnitOutcome, WorkUnit
+from lifebench.simulation._types import Simulation
 
 STORE_FILENAME = "run.sqlite"
 BUSY_TIMEOUT_MS = 30_000
@@ -47,6 +58,10 @@ _UNIT_COLUMNS = (
 _ATTEMPT_COLUMNS = (
     "id, kind, task_id, trial, seed, attempt, status, error, model_retries, reward, duration_s, at"
 )
+_FINAL = (UnitStatus.DONE, UnitStatus.REJECTED)
+"""Statuses a resume does not run again."""
+
+Rehash = Callable[[Mapping[str, Any]], str]
 
 
 def _now() -> str:
@@ -59,26 +74,16 @@ def _ids(ids: list[str]) -> str:
     return shown + (f" … and {more} more" if more > 0 else "")
 
 
-def _model_retries(simulation: Simulation | None, evaluation: Evaluation | None) -> int:
-    """Retried model calls behind a simulation and its grading (agent, user and judges)."""
-    total = 0
-    if simulation is not None:
-        total += (
-            simulation.agent_usage.retries
-            + simulation.user_usage.retries
-            + simulation.tool_usage.retries
-        )
-    if evaluation is not None:
-        total += sum(b.usage.retries for b in evaluation.by_basis.values())
-    return total
-
-
 def _connect(path: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA synchronous=NORMAL")
-    conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-    conn.execute("PRAGMA foreign_keys=ON")
+    try:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA foreign_keys=ON")
+    except BaseException:
+        conn.close()
+        raise
     return conn
 
 
@@ -95,7 +100,16 @@ def _transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     conn.execute("COMMIT")
 
 
+def _table_exists(conn: sqlite3.Connection, name: str) -> bool:
+    row = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)
+    ).fetchone()
+    return row is not None
+
+
 def _read_meta(conn: sqlite3.Connection) -> RunMeta | None:
+    if not _table_exists(conn, "run_meta"):
+        return None
     row = conn.execute(
         "SELECT config_json, config_hash, lifebench_version, created_at, schema_version "
         "FROM run_meta WHERE id = 1"
@@ -111,44 +125,49 @@ def _read_meta(conn: sqlite3.Connection) -> RunMeta | None:
     )
 
 
-LOCK_FILENAME = "run.lock"
+def _take_lease(conn: sqlite3.Connection, directory: Path, command: str) -> tuple[Holder, str]:
+    """Take the writer lease (inside the caller's transaction) or refuse with who holds it.
 
-
-def _writer_lock(directory: Path) -> int:
-    """Take the exclusive writer lock of a run directory (released when the fd closes).
-
-    The lock is advisory (``flock``) and dies with the process, so a killed run never leaves a
-    stale lock behind.
-    """
-    fd = os.open(directory / LOCK_FILENAME, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
-        raise LifebenchError(
-            f"{directory} is in use by another lifebench process (run or eval); wait for it to "
-            "finish or use another run directory"
-        ) from None
-    os.ftruncate(fd, 0)
-    os.write(fd, str(os.getpid()).encode())
-    return fd
+    Returns the new lease and a note ('' or a line saying a dead holder's lease was taken)."""
+    held = read_holder(conn)
+    note = ""
+    if held is not None:
+        if holder_alive(held, now=datetime.now(UTC).timestamp()):
+            raise StoreInUseError(
+                f"{directory} is in use by another lifebench process ({held.describe()}); "
+                "wait for it to finish or use another run directory"
+            )
+        note = f"took over the writer lease of {held.describe()}, which is no longer running"
+    mine = this_holder(command)
+    _write_holder(conn, mine)
+    return mine, note
 
 
 class RunStore:
-    """Persistent state of one run: its configuration, tasks, units and attempt log.
+    """Persistent state of one run: its configuration, tasks, units, attempt log and gradings.
 
     Create or resume with :meth:`open`; close with :meth:`close` (or use it as a context
     manager). See the module docstring for durability and concurrency guarantees.
     """
 
     def __init__(
-        self, conn: sqlite3.Connection, path: Path, meta: RunMeta, lock: int | None = None
+        self,
+        conn: sqlite3.Connection,
+        path: Path,
+        meta: RunMeta,
+        lease: Holder | None = None,
+        notes: Iterable[str] = (),
     ) -> None:
-        """Use :meth:`open`; this only wires an already validated connection."""
+        """Use :meth:`open` or :meth:`read`; this only wires an already validated connection."""
         self._conn = conn
         self._path = path
         self._meta = meta
-        self._lock = lock
+        self._lease = lease
+        self._heartbeat: Heartbeat | None = None
+        self._notes = list(notes)
+        if lease is not None:
+            self._heartbeat = Heartbeat(path, lease.token)
+            self._heartbeat.start()
 
     # ------------------------------------------------------------------ opening
 
@@ -160,58 +179,90 @@ class RunStore:
         config_hash: str,
         tasks: Mapping[str, str],
         task_data: Mapping[str, str] | None = None,
+        *,
+        rehash: Rehash | None = None,
+        command: str = "lifebench run",
     ) -> RunStore:
-        """Create the run store in ``run_dir``, or resume the one already there.
+        """Create the run store in ``run_dir``, or resume the one already there, as its writer.
 
-        ``tasks`` maps task id to the task's content hash. On resume the configuration hash must
-        match the stored one and every stored task must still be present with the same hash;
-        otherwise :class:`~lifebench.errors.ConfigChangedError` names the configuration keys
-        and task ids that differ. Tasks not seen before are added. ``task_data`` (task id →
-        the task's JSON) is kept so that saved trajectories can be re-graded without the
+        ``tasks`` maps task id to the task's content hash: tasks are identified by content, so
+        the same tasks read from another path resume. On resume the configuration hash must
+        match the stored one — directly, or as ``rehash`` recomputes it from the stored
+        configuration (a store written under older hash rules) — and every stored task must
+        still be present with the same hash; otherwise
+        :class:`~lifebench.errors.ConfigChangedError` names the configuration keys and task ids
+        that differ. Keys outside the hash that changed (a moved task file, more trials, another
+        endpoint for the same model) are accepted and listed in :attr:`notes`; the stored
+        configuration becomes the current one. Tasks not seen before are added. ``task_data``
+        (task id → the task's JSON) is kept so that trajectories can be re-graded without the
         original task file.
-        """
-        directory = Path(run_dir)
-        directory.mkdir(parents=True, exist_ok=True)
-        lock = _writer_lock(directory)
-        path = directory / STORE_FILENAME
-        conn = _connect(path)
-        try:
-            with _transaction(conn):
-                for statement in DDL.split(";"):
-                    if statement.strip():
-                        conn.execute(statement)
-                meta = cls._init_or_check(conn, directory, dict(config), config_hash, tasks)
-                conn.executemany(
-                    "INSERT OR IGNORE INTO task_data (task_id, task_json) VALUES (?, ?)",
-                    sorted((task_data or {}).items()),
-                )
-        except BaseException:
-            conn.close()
-            os.close(lock)
-            raise
-        return cls(conn, path, meta, lock)
-
-    @classmethod
-    def read(cls, run_dir: str | Path, *, write: bool = False) -> RunStore:
-        """Open an existing run store without a config check: for reports (any time, even
-        while a run is going) or, with ``write=True``, for re-grading (exclusive, like a run).
 
         Raises:
-            LifebenchError: ``run_dir`` holds no run store, or (``write``) another lifebench
-                process is writing to it.
+            StoreInUseError: Another live process writes to ``run_dir``.
+            StoreError: The directory or database cannot be created, written or read.
         """
-        path = Path(run_dir) / STORE_FILENAME
+        directory = Path(run_dir)
+        prepare_run_dir(directory)
+        path = directory / STORE_FILENAME
+        with guarded_store(path, "opening the run store"):
+            conn = _connect(path)
+            try:
+                with _transaction(conn):
+                    for statement in statements(DDL):
+                        conn.execute(statement)
+                    lease, lease_note = _take_lease(conn, directory, command)
+                    meta, notes = cls._init_or_check(
+                        conn, directory, dict(config), config_hash, tasks, rehash
+                    )
+                    if lease_note:
+                        notes.insert(0, lease_note)
+                    conn.execute(
+                        "UPDATE sessions SET notes = ? WHERE id = (SELECT max(id) FROM sessions)",
+                        ("\n".join(notes) or None,),
+                    )
+                    conn.executemany(
+                        "INSERT OR IGNORE INTO task_data (task_id, task_json) VALUES (?, ?)",
+                        sorted((task_data or {}).items()),
+                    )
+            except BaseException:
+                conn.close()
+                raise
+        return cls(conn, path, meta, lease, notes)
+
+    @classmethod
+    def read(
+        cls, run_dir: str | Path, *, write: bool = False, command: str = "lifebench eval"
+    ) -> RunStore:
+        """Open an existing run store without a config check: for reports (any time, even
+        while a run is going) or, with ``write=True``, for re-grading (as the writer).
+
+        Raises:
+            LifebenchError: ``run_dir`` holds no run store.
+            StoreInUseError: (``write``) another lifebench process is writing to it.
+            StoreError: The database is damaged or cannot be read.
+        """
+        directory = Path(run_dir)
+        path = directory / STORE_FILENAME
         if not path.is_file():
             raise LifebenchError(f"{run_dir} is not a run directory (no {STORE_FILENAME})")
-        lock = _writer_lock(Path(run_dir)) if write else None
-        conn = _connect(path)
-        meta = _read_meta(conn)
-        if meta is None:
-            conn.close()
-            if lock is not None:
-                os.close(lock)
-            raise LifebenchError(f"{path} has no run metadata")
-        return cls(conn, path, meta, lock)
+        with guarded_store(path, "reading the run store"):
+            conn = _connect(path)
+            try:
+                meta = _read_meta(conn)
+                if meta is None:
+                    raise LifebenchError(f"{path} has no run metadata")
+                lease = None
+                if write:
+                    with _transaction(conn):
+                        if meta.schema_version < SCHEMA_VERSION:
+                            for statement in statements(DDL):
+                                conn.execute(statement)
+                            migrate(conn, meta.schema_version)
+                        lease, _ = _take_lease(conn, directory, command)
+            except BaseException:
+                conn.close()
+                raise
+        return cls(conn, path, meta, lease)
 
     @staticmethod
     def _init_or_check(
@@ -220,11 +271,13 @@ class RunStore:
         config: dict[str, Any],
         config_hash: str,
         tasks: Mapping[str, str],
-    ) -> RunMeta:
+        rehash: Rehash | None,
+    ) -> tuple[RunMeta, list[str]]:
         now = _now()
         stored = _read_meta(conn)
+        config_json = canonical_json(config)
+        notes: list[str] = []
         if stored is None:
-            config_json = canonical_json(config)
             conn.execute(
                 "INSERT INTO run_meta (id, schema_version, config_json, config_hash, "
                 "lifebench_version, created_at) VALUES (1, ?, ?, ?, ?, ?)",
@@ -240,15 +293,37 @@ class RunStore:
             added = sorted(tasks)
             resumed = False
         else:
-            meta = stored
-            if meta.schema_version > SCHEMA_VERSION:
+            if stored.schema_version > SCHEMA_VERSION:
                 raise LifebenchError(
                     f"{directory / STORE_FILENAME} was written by a newer lifebench "
-                    f"(store schema {meta.schema_version}, this version reads {SCHEMA_VERSION})"
+                    f"(store schema {stored.schema_version}, this version reads {SCHEMA_VERSION})"
                 )
+            if stored.schema_version < SCHEMA_VERSION:
+                migrate(conn, stored.schema_version)
             stored_tasks = dict(conn.execute("SELECT task_id, content_hash FROM tasks").fetchall())
-            RunStore._check_unchanged(directory, meta, config, config_hash, stored_tasks, tasks)
+            same_hash = config_hash == stored.config_hash or (
+                rehash is not None and rehash(stored.config) == config_hash
+            )
+            RunStore._check_unchanged(directory, stored, config, same_hash, stored_tasks, tasks)
+            current = json.loads(config_json)
+            notes = [
+                f"changed without affecting results: {line}"
+                for line in config_differences(stored.config, current)
+            ]
+            conn.execute(
+                "UPDATE run_meta SET config_json = ?, config_hash = ? WHERE id = 1",
+                (config_json, config_hash),
+            )
+            meta = stored.model_copy(
+                update={
+                    "config": current,
+                    "config_hash": config_hash,
+                    "schema_version": SCHEMA_VERSION,
+                }
+            )
             added = sorted(tasks.keys() - stored_tasks.keys())
+            if added:
+                notes.append(f"{len(added)} task(s) added to the run: {_ids(added)}")
             resumed = True
         conn.executemany(
             "INSERT INTO tasks (task_id, content_hash, added_at) VALUES (?, ?, ?)",
@@ -259,24 +334,21 @@ class RunStore:
             "VALUES (?, ?, ?, ?)",
             (now, __version__, int(resumed), len(added)),
         )
-        return meta
+        return meta, notes
 
     @staticmethod
     def _check_unchanged(
         directory: Path,
         meta: RunMeta,
         config: dict[str, Any],
-        config_hash: str,
+        same_hash: bool,
         stored_tasks: Mapping[str, str],
         tasks: Mapping[str, str],
     ) -> None:
         problems: list[str] = []
-        if config_hash != meta.config_hash:
+        if not same_hash:
             diffs = config_differences(meta.config, json.loads(canonical_json(config)))
-            head = (
-                f"the configuration changed (stored hash {meta.config_hash[:12]}, "
-                f"now {config_hash[:12]})"
-            )
+            head = f"the configuration changed (stored hash {meta.config_hash[:12]})"
             if diffs:
                 problems.append(head + "; differing keys:\n" + "\n".join(f"    {d}" for d in diffs))
             else:
@@ -302,27 +374,50 @@ class RunStore:
 
     @property
     def meta(self) -> RunMeta:
-        """The configuration, hash, version and creation time the run was created with."""
+        """The configuration, hash, version and creation time of the run (as now stored)."""
         return self._meta
+
+    @property
+    def notes(self) -> list[str]:
+        """What opening this session noticed: options changed without affecting results (a
+        moved task file, more trials, another endpoint), tasks added, a dead writer's lease
+        taken over."""
+        return list(self._notes)
 
     def config(self) -> dict[str, Any]:
         """The stored run configuration (a fresh copy)."""
         return self._meta.model_copy(deep=True).config
 
-    # ------------------------------------------------------------------ units
+    # ------------------------------------------------------------------ writing
+
+    @contextmanager
+    def _write(self, action: str) -> Iterator[sqlite3.Connection]:
+        """One write transaction, as the lease holder, with errors explained."""
+        if self._lease is None:
+            raise LifebenchError(f"{self._path} was opened for reading only")
+        with guarded_store(self._path, action), _transaction(self._conn) as conn:
+            held = read_holder(conn)
+            if held is None:  # removed by hand: nobody else holds it, so take it back
+                _write_holder(conn, self._lease)
+            elif held.token != self._lease.token:
+                raise StoreInUseError(
+                    f"{self._path.parent}: the writer lease was taken over by "
+                    f"{held.describe()}; this process stops writing"
+                )
+            yield conn
 
     def pending_units(self, units: Iterable[WorkUnit]) -> list[WorkUnit]:
         """Register ``units`` (as pending when new) and return those still to run, in order.
 
-        Done units are skipped; pending and infra_error units are returned (infra errors are
-        re-run). Raises :class:`ConfigChangedError` if a stored unit has a different seed, and
-        ``ValueError`` for duplicate units or units of tasks the store does not know.
+        Done and rejected units are skipped; pending and infra_error units are returned (infra
+        errors are re-run). Raises :class:`ConfigChangedError` if a stored unit has a different
+        seed, and ``ValueError`` for duplicate units or units of tasks the store does not know.
         """
         wanted = list(units)
         if len({(u.task_id, u.trial) for u in wanted}) != len(wanted):
             raise ValueError("pending_units: duplicate (task_id, trial) units")
         now = _now()
-        with _transaction(self._conn) as conn:
+        with self._write("registering units") as conn:
             known = {row[0] for row in conn.execute("SELECT task_id FROM tasks")}
             unknown = sorted({u.task_id for u in wanted} - known)
             if unknown:
@@ -344,7 +439,7 @@ class RunStore:
                 f"cannot resume the run in {self._path.parent}: the seed of "
                 f"{len(reseeded)} unit(s) changed: {_ids(reseeded)}"
             )
-        return [u for u in wanted if stored[(u.task_id, u.trial)][1] is not UnitStatus.DONE]
+        return [u for u in wanted if stored[(u.task_id, u.trial)][1] not in _FINAL]
 
     def record(
         self,
@@ -354,27 +449,23 @@ class RunStore:
         error: str | None = None,
         *,
         infra: bool | None = None,
+        rejected: bool = False,
     ) -> UnitStatus:
         """Record one attempt of ``unit`` atomically (unit row + attempt-log entry).
 
-        The unit becomes ``infra_error`` when ``infra`` is true (default: when ``error`` is
-        given) or the simulation ended with an infrastructure error; otherwise ``done``. The
-        latest attempt replaces the unit's simulation and evaluation; the attempt log keeps
-        every attempt. Returns the new status.
+        The unit becomes ``rejected`` when ``rejected``; ``infra_error`` when ``infra`` is true
+        (default: when ``error`` is given) or the simulation ended with an infrastructure error;
+        otherwise ``done``. The latest attempt replaces the unit's simulation and evaluation;
+        the attempt log keeps every attempt. Returns the new status.
         """
-        if (simulation.task_id, simulation.trial) != (unit.task_id, unit.trial):
-            raise ValueError(
-                f"simulation of {simulation.task_id}#{simulation.trial} recorded for unit "
-                f"{unit.task_id}#{unit.trial}"
-            )
         is_infra = (error is not None) if infra is None else infra
-        if simulation.termination == TerminationReason.INFRASTRUCTURE_ERROR:
-            is_infra = True
-        status = UnitStatus.INFRA_ERROR if is_infra else UnitStatus.DONE
-        if is_infra and error is None:
-            error = simulation.error or "infrastructure error"
-        now = _now()
-        with _transaction(self._conn) as conn:
+        outcome = UnitOutcome(simulation, evaluation, error, infra=is_infra, rejected=rejected)
+        return self.record_packed(PackedOutcome.of(unit, outcome))
+
+    def record_packed(self, packed: PackedOutcome) -> UnitStatus:
+        """Record an outcome packed by :meth:`PackedOutcome.of` (see :meth:`record`)."""
+        unit, now = packed.unit, _now()
+        with self._write("saving a finished unit") as conn:
             conn.execute(
                 f"INSERT INTO units ({_UNIT_COLUMNS}) VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (task_id, trial) DO UPDATE SET seed = excluded.seed, "
@@ -386,10 +477,10 @@ class RunStore:
                     unit.task_id,
                     unit.trial,
                     unit.seed,
-                    status.value,
-                    simulation.model_dump_json(),
-                    None if evaluation is None else evaluation.model_dump_json(),
-                    error,
+                    packed.status.value,
+                    packed.simulation_json,
+                    packed.evaluation_json,
+                    packed.error,
                     now,
                     now,
                 ),
@@ -403,18 +494,18 @@ class RunStore:
                 EventKind.ATTEMPT,
                 unit,
                 attempt,
-                status,
-                error,
-                _model_retries(simulation, evaluation),
-                None if evaluation is None else evaluation.reward,
-                simulation.duration_s,
+                packed.status,
+                packed.error,
+                packed.model_retries,
+                packed.reward,
+                packed.duration_s,
                 now,
             )
-        return status
+        return packed.status
 
     def record_cancelled(self, unit: WorkUnit, note: str = "cancelled while running") -> None:
         """Log that ``unit`` was running when the run was cancelled (the unit stays as it was)."""
-        with _transaction(self._conn) as conn:
+        with self._write("logging a cancelled unit") as conn:
             self._log(conn, EventKind.CANCELLED, unit, 0, None, note, 0, None, 0.0, _now())
 
     def record_evaluation(self, task_id: str, trial: int, evaluation: Evaluation) -> None:
@@ -423,7 +514,7 @@ class RunStore:
         Raises ``KeyError`` for an unknown unit and ``ValueError`` for one that is not done.
         """
         now = _now()
-        with _transaction(self._conn) as conn:
+        with self._write("saving an evaluation") as conn:
             row = conn.execute(
                 "SELECT seed, status, attempts FROM units WHERE task_id = ? AND trial = ?",
                 (task_id, trial),
@@ -438,6 +529,7 @@ class RunStore:
                 "WHERE task_id = ? AND trial = ?",
                 (evaluation.model_dump_json(), now, task_id, trial),
             )
+            retries = sum(b.usage.retries for b in evaluation.by_basis.values())
             self._log(
                 conn,
                 EventKind.REGRADE,
@@ -445,7 +537,7 @@ class RunStore:
                 attempts,
                 UnitStatus.DONE,
                 evaluation.error,
-                _model_retries(None, evaluation),
+                retries,
                 evaluation.reward,
                 0.0,
                 now,
@@ -482,13 +574,91 @@ class RunStore:
             ),
         )
 
+    # ------------------------------------------------------------------ gradings
+
+    def begin_grading(self, source: str, description: Mapping[str, Any], to_grade: int) -> int:
+        """Log that a grading starts: ``source`` is ``run`` (units graded as they finish) or
+        ``eval`` (a re-grade); ``description`` names evaluator, judge, bases and options.
+        Evaluations logged from now on are attributed to it. Returns its id."""
+        with self._write("logging a grading") as conn:
+            (last,) = conn.execute("SELECT coalesce(max(id), 0) FROM attempts").fetchone()
+            cursor = conn.execute(
+                "INSERT INTO gradings (source, grading_json, first_log_id, to_grade, started_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (source, canonical_json(dict(description)), last + 1, to_grade, _now()),
+            )
+            return int(cursor.lastrowid or 0)
+
+    def finish_grading(self, grading_id: int, graded: int, errors: int) -> None:
+        """Mark a grading as finished (a grading never finished was interrupted)."""
+        with self._write("logging a grading") as conn:
+            conn.execute(
+                "UPDATE gradings SET graded = ?, errors = ?, finished_at = ? WHERE id = ?",
+                (graded, errors, _now(), grading_id),
+            )
+
+    def grading(self) -> dict[str, Any] | None:
+        """Which grading produced the evaluations now stored (``None``: the store has no
+        grading log — written by an older lifebench).
+
+        Every done unit's current evaluation is attributed to the grading during which it was
+        logged. Returns ``{"parts": [...], "mixed": bool}`` where each part is a grading
+        description with ``source``, ``simulations`` (done units whose evaluation it produced),
+        ``to_grade`` and ``interrupted`` (a re-grade that never finished), newest first.
+        """
+        with guarded_store(self._path, "reading the grading log"):
+            if not _table_exists(self._conn, "gradings"):
+                return None
+            rows = self._conn.execute(
+                "SELECT id, source, grading_json, first_log_id, to_grade, finished_at "
+                "FROM gradings ORDER BY first_log_id, id"
+            ).fetchall()
+            if not rows:
+                return None
+            latest = self._conn.execute(
+                "SELECT a.task_id, a.trial, max(a.id) FROM attempts a "
+                "JOIN units u ON u.task_id = a.task_id AND u.trial = a.trial "
+                "WHERE a.kind IN ('attempt', 'regrade') AND u.status = 'done' "
+                "GROUP BY a.task_id, a.trial"
+            ).fetchall()
+        starts = [int(r[3]) for r in rows]
+        per_grading: Counter[int] = Counter()
+        unattributed = 0
+        for _, _, log_id in latest:
+            index = max((i for i, start in enumerate(starts) if start <= log_id), default=-1)
+            if index < 0:
+                unattributed += 1
+            else:
+                per_grading[index] += 1
+        parts: dict[str, dict[str, Any]] = {}
+        for index in sorted(per_grading, reverse=True):
+            _, source, desc_json, _, to_grade, finished = rows[index]
+            key = f"{source}:{desc_json}"
+            part = parts.setdefault(
+                key,
+                {
+                    **json.loads(desc_json),
+                    "source": source,
+                    "simulations": 0,
+                    "to_grade": to_grade,
+                    "interrupted": source == "eval" and finished is None,
+                },
+            )
+            part["simulations"] += per_grading[index]
+        out = list(parts.values())
+        if unattributed:
+            out.append({"source": "unknown", "simulations": unattributed, "interrupted": False})
+        distinct = {canonical_json({k: v for k, v in p.items() if k not in _COUNTS}) for p in out}
+        return {"parts": out, "mixed": len(distinct) > 1 or any(p["interrupted"] for p in out)}
+
     # ------------------------------------------------------------------ reading
 
     def results(self) -> list[UnitRecord]:
         """Every registered unit (pending ones included), ordered by (task_id, trial)."""
-        rows = self._conn.execute(
-            f"SELECT {_UNIT_COLUMNS} FROM units ORDER BY task_id, trial"
-        ).fetchall()
+        with guarded_store(self._path, "reading results"):
+            rows = self._conn.execute(
+                f"SELECT {_UNIT_COLUMNS} FROM units ORDER BY task_id, trial"
+            ).fetchall()
         return [
             UnitRecord(
                 task_id=r[0],
@@ -507,7 +677,10 @@ class RunStore:
 
     def attempt_log(self) -> list[AttemptRecord]:
         """The append-only log of attempts, cancellations and re-gradings, oldest first."""
-        rows = self._conn.execute(f"SELECT {_ATTEMPT_COLUMNS} FROM attempts ORDER BY id").fetchall()
+        with guarded_store(self._path, "reading the attempt log"):
+            rows = self._conn.execute(
+                f"SELECT {_ATTEMPT_COLUMNS} FROM attempts ORDER BY id"
+            ).fetchall()
         return [
             AttemptRecord(
                 id=r[0],
@@ -528,28 +701,37 @@ class RunStore:
 
     def task_data(self) -> dict[str, str]:
         """Stored task JSON by task id (runs created before it was kept have none)."""
-        return dict(
-            self._conn.execute(
-                "SELECT task_id, task_json FROM task_data ORDER BY task_id"
-            ).fetchall()
-        )
+        with guarded_store(self._path, "reading task data"):
+            return dict(
+                self._conn.execute(
+                    "SELECT task_id, task_json FROM task_data ORDER BY task_id"
+                ).fetchall()
+            )
 
     def tasks(self) -> dict[str, str]:
         """Stored task ids and content hashes."""
-        return dict(
-            self._conn.execute(
-                "SELECT task_id, content_hash FROM tasks ORDER BY task_id"
-            ).fetchall()
-        )
+        with guarded_store(self._path, "reading tasks"):
+            return dict(
+                self._conn.execute(
+                    "SELECT task_id, content_hash FROM tasks ORDER BY task_id"
+                ).fetchall()
+            )
 
     # ------------------------------------------------------------------ lifetime
 
     def close(self) -> None:
-        """Close the connection and release the writer lock (idempotent)."""
+        """Release the writer lease and close the connection (idempotent)."""
+        if self._heartbeat is not None:
+            self._heartbeat.stop()
+            self._heartbeat = None
+        if self._lease is not None:
+            token, self._lease = self._lease.token, None
+            try:
+                with _transaction(self._conn):
+                    self._conn.execute("DELETE FROM writer_lease WHERE token = ?", (token,))
+            except sqlite3.Error:
+                pass  # a lease left behind is taken over once this process is gone
         self._conn.close()
-        if self._lock is not None:
-            os.close(self._lock)  # closing the descriptor releases the flock
-            self._lock = None
 
     def __enter__(self) -> RunStore:
         return self
@@ -561,3 +743,10 @@ class RunStore:
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+
+_COUNTS = frozenset({"simulations", "to_grade", "interrupted", "source"})
+"""Keys of a grading part that do not define the reward (parts differing only in them agree)."""
+
+
+__all__ = ["STORE_FILENAME", "RunStore", "StoreError"]

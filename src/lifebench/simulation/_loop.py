@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass
 
 from lifebench.environment import Environment
-from lifebench.errors import InfrastructureError
+from lifebench.errors import ContentRejectedError, FatalProviderError, InfrastructureError
 from lifebench.messages import AssistantMessage, Message, Usage
 from lifebench.simulation._protocols import Agent, UserSimulator
 from lifebench.simulation._stop import agent_stopped, user_stopped
@@ -126,16 +126,23 @@ async def run_episode(episode: Episode) -> Simulation:
     Tool calls in a message that also says ``###STOP###`` are executed before the episode ends.
     Bad tool arguments come back to the agent as tool errors and are counted. A model failure
     that survives its retries ends the episode with ``infrastructure_error`` (recorded, re-run on
-    resume); any other exception is a bug and propagates.
+    resume; a request rejected for its content also sets ``info["content_rejected"]``, and the
+    runner records the unit as rejected). A :class:`FatalProviderError` (the provider refuses
+    every call) propagates: the runner stops the run. Any other exception is a bug and
+    propagates.
     """
     run = _Run(episode)
     started = time.perf_counter()
     error: str | None = None
     try:
         reason = await run.run()
+    except FatalProviderError:
+        raise
     except InfrastructureError as exc:
         reason = TerminationReason.INFRASTRUCTURE_ERROR
         error = f"{type(exc).__name__}: {exc}"
+        if isinstance(exc, ContentRejectedError):
+            run.info["content_rejected"] = True
     agent_usage = run.extra_agent_usage
     user_usage = Usage.zero()
     tool_usage = Usage.zero()

@@ -9,6 +9,7 @@ together.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, TypeVar
@@ -29,8 +30,57 @@ TaskSetKind = Literal["auto", "generated", "demo"]
 ModelRole = Literal["agent", "user", "judge", "tool"]
 MODEL_ROLES: tuple[ModelRole, ...] = ("agent", "user", "judge", "tool")
 
-# Options that change how fast a run goes but not what it computes; excluded from the hash.
-_OPERATIONAL = frozenset({"concurrency", "out", "models_file", "cache", "quiet"})
+# Options that change how fast a run goes but not what it computes: neither stored nor hashed.
+_OPERATIONAL = frozenset({"concurrency", "out", "models_file", "cache", "quiet", "workers"})
+# Options stored with the run but left out of its hash: a resume may change them (with a note).
+# The tasks file is identified by the content hashes of its tasks (moving an unchanged file
+# resumes); raising ``trials`` extends a run with new units.
+_RESUMABLE = frozenset({"tasks_file", "trials"})
+_MODEL_FIELDS = ("agent_model", "user_model", "judge_model", "tool_model")
+_SPEC_SPLIT = re.compile(r"@(?=https?://)", re.IGNORECASE)
+
+
+def scrub_model_spec(spec: str | None) -> str | None:
+    """A model spec fit to store, hash or print: the base URL of a ``MODEL@BASE_URL`` spec
+    loses its user info (``user:KEY@``), query string (``?api-key=KEY``) and fragment.
+
+    Names from a models file are returned unchanged (they hold no URL).
+    """
+    if spec is None:
+        return None
+    parts = _SPEC_SPLIT.split(spec.strip(), maxsplit=1)
+    if len(parts) != 2:
+        return spec
+    from lifebench.models._secrets import redact_url
+
+    return f"{parts[0]}@{redact_url(parts[1])}"
+
+
+def model_identity(spec: str | None) -> str | None:
+    """What a model spec contributes to the configuration hash: the model id of a
+    ``MODEL@BASE_URL`` spec (another endpoint serving the same model resumes the run, with a
+    note), or the name from a models file."""
+    if spec is None:
+        return None
+    return _SPEC_SPLIT.split(spec.strip(), maxsplit=1)[0].strip()
+
+
+def config_hash_of(config: Mapping[str, Any]) -> str:
+    """The configuration hash of a stored or current run configuration.
+
+    Hashed: every :class:`RunOptions` field that determines results, with model specs reduced
+    to :func:`model_identity`. Not hashed: operational options (concurrency, workers, run
+    directory, cache, quiet, models file), ``tasks_file`` and ``trials`` (see ``_RESUMABLE``),
+    and keys that are not options (e.g. the reward ``bases`` the runner stores beside them).
+    Applying it to the configuration stored by an older lifebench gives the hash under today's
+    rules, so a change of rules never blocks resuming an unchanged run.
+    """
+    fields = set(RunOptions.model_fields) - _OPERATIONAL - _RESUMABLE
+    view = {k: v for k, v in config.items() if k in fields}
+    for name in _MODEL_FIELDS:
+        if name in view:
+            view[name] = model_identity(view[name])
+    return stable_hash(view)
 
 
 @dataclass(frozen=True)
@@ -120,6 +170,9 @@ class RunOptions(BaseModel):
         default_factory=_NoSuiteOptions, description="The suite's own options."
     )
     concurrency: int = Field(8, ge=1, description="Units run at once (not hashed).")
+    workers: int = Field(
+        1, ge=1, description="Processes (or Ray actors) the units are spread over (not hashed)."
+    )
     out: str | None = Field(None, description="Run directory (not hashed).")
     models_file: str | None = Field(None, description="Models config file (not hashed).")
     cache: bool = Field(True, description="Use the on-disk model-call cache (not hashed).")
@@ -214,12 +267,22 @@ class RunOptions(BaseModel):
         return self.suite_options
 
     def semantic_dict(self) -> dict[str, Any]:
-        """The options that determine results (hashed for resume checks)."""
-        return {k: v for k, v in self.model_dump(mode="json").items() if k not in _OPERATIONAL}
+        """The options that describe the run, as stored in the run store and reports: every
+        option but the operational ones, model specs scrubbed of credentials
+        (:func:`scrub_model_spec`)."""
+        out = {k: v for k, v in self.model_dump(mode="json").items() if k not in _OPERATIONAL}
+        for name in _MODEL_FIELDS:
+            out[name] = scrub_model_spec(out.get(name))
+        return out
 
     def config_hash(self) -> str:
-        """sha256 of :meth:`semantic_dict`."""
-        return stable_hash(self.semantic_dict())
+        """The hash that guards resumes: :func:`config_hash_of` of :meth:`semantic_dict`."""
+        return config_hash_of(self.semantic_dict())
+
+    def __repr_args__(self) -> Any:
+        """Model specs appear scrubbed in reprs (error messages, logs)."""
+        for name, value in super().__repr_args__():
+            yield name, (scrub_model_spec(value) if name in _MODEL_FIELDS else value)
 
 
 def _suite_option_message(exc: ValidationError, suite: str) -> str:

@@ -1,0 +1,231 @@
+"""Sweeps: a grid of runs (models × suites × domains × trials …) as one resumable job.
+
+A sweep file (YAML or JSON) names ``base`` options shared by every cell and a ``grid`` of axes;
+the cells are the cross product of the axes in file order. Each cell is an ordinary run in
+``OUT/<cell name>`` (its own ``run.sqlite``), so re-running the sweep resumes every cell, a
+killed sweep loses at most the units in flight, and any cell can be looked at with
+``lifebench report``. ``combine`` names axes to pool: the combined report adds, for every group
+of cells that differ only in those axes, metrics over the union of their units (e.g. the
+"400-task" global average of VitaBench over its four splits).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from lifebench.errors import InputError
+from lifebench.suites import RunOptions
+from lifebench.suites._options import make_run_options
+
+SWEEP_REPORT = "sweep.json"
+_SAFE = re.compile(r"[^A-Za-z0-9._-]+")
+_RESERVED = frozenset({"out", "concurrency", "quiet"})
+
+
+class SweepSpec(BaseModel):
+    """The contents of a sweep file."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = Field("sweep", description="Name of the sweep (the default output directory).")
+    out: str | None = Field(None, description="Directory of the sweep (default: runs/<name>).")
+    backend: Literal["local", "ray"] = Field("local", description="local or ray.")
+    workers: int = Field(1, ge=1, description="Processes / Ray actors per cell.")
+    ray_address: str | None = Field(None, description="Ray cluster address (backend ray).")
+    concurrency: int = Field(8, ge=1, description="Units in flight per cell.")
+    models: str | None = Field(None, description="Models config file for every cell.")
+    base: dict[str, Any] = Field(
+        default_factory=dict, description="Options of every cell (names as in `run`)."
+    )
+    grid: dict[str, list[Any]] = Field(
+        default_factory=dict,
+        description="Axes: name → values. A value that is a mapping sets several options (its "
+        "optional 'name' labels the cell); a plain value sets the option named like the axis.",
+    )
+    combine: list[str] = Field(
+        default_factory=list, description="Axes pooled in the combined report."
+    )
+
+    @field_validator("grid")
+    @classmethod
+    def _non_empty(cls, grid: dict[str, list[Any]]) -> dict[str, list[Any]]:
+        for axis, values in grid.items():
+            if not values:
+                raise ValueError(f"axis {axis!r} has no values")
+        return grid
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One run of a sweep."""
+
+    name: str
+    labels: dict[str, str]
+    """Axis → the label of this cell's value."""
+    values: dict[str, Any]
+    """The cell's run options (base merged with its grid values)."""
+
+
+def _label(value: Any) -> str:
+    if isinstance(value, Mapping):
+        if "name" in value:
+            return str(value["name"])
+        return "+".join(_label(v) for _, v in sorted(value.items()))
+    text = str(value)
+    from lifebench.suites._options import model_identity
+
+    return model_identity(text) or text if "@" in text else text
+
+
+def _slug(text: str) -> str:
+    return _SAFE.sub("-", text).strip("-") or "x"
+
+
+def load_sweep(path: str | Path) -> SweepSpec:
+    """Read and validate a sweep file (YAML or JSON); errors name the file and field."""
+    source = Path(path)
+    try:
+        text = source.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputError(
+            f"cannot read the sweep file: {exc.strerror or exc}", file=str(source)
+        ) from None
+    try:
+        import yaml
+
+        data = yaml.safe_load(text)
+    except RecursionError:
+        raise InputError("nested too deeply to read", file=str(source)) from None
+    except yaml.YAMLError as exc:
+        raise InputError(f"not valid YAML or JSON: {exc}", file=str(source)) from None
+    if not isinstance(data, Mapping):
+        raise InputError("a sweep file holds a mapping (name, base, grid, …)", file=str(source))
+    try:
+        return SweepSpec.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(p) for p in first.get("loc") or ()) or None
+        message = str(first.get("msg", "invalid value")).removeprefix("Value error, ")
+        raise InputError(message, file=str(source), field=field) from None
+
+
+def expand(spec: SweepSpec, source: str = "sweep file") -> list[Cell]:
+    """The cells of ``spec``: the cross product of its axes, in file order."""
+    unknown = sorted(set(spec.combine) - set(spec.grid))
+    if unknown:
+        raise InputError(f"combine names axes not in the grid: {unknown}", file=source)
+    axes = list(spec.grid.items())
+    cells: list[Cell] = []
+    seen: set[str] = set()
+    for combo in itertools.product(*(values for _, values in axes)):
+        values = dict(spec.base)
+        labels: dict[str, str] = {}
+        for (axis, _), value in zip(axes, combo, strict=True):
+            labels[axis] = _label(value)
+            if isinstance(value, Mapping):
+                values.update({k: v for k, v in value.items() if k != "name"})
+            else:
+                values[axis] = value
+        bad = sorted(set(values) & _RESERVED)
+        if bad:
+            raise InputError(
+                f"{bad} are set by the sweep itself (out, concurrency, quiet)", file=source
+            )
+        name = "__".join(_slug(f"{axis}={label}") for axis, label in labels.items()) or "all"
+        if name in seen:
+            raise InputError(f"two cells are both named {name!r}; label them", file=source)
+        seen.add(name)
+        cells.append(Cell(name=name, labels=labels, values=values))
+    return cells
+
+
+def cell_options(
+    spec: SweepSpec, cell: Cell, out: Path, *, quiet: bool, source: str = "sweep file"
+) -> RunOptions:
+    """The run options of one cell (its run directory is ``out/<cell name>``)."""
+    values = {
+        **cell.values,
+        "out": str(out / cell.name),
+        "concurrency": spec.concurrency,
+        "quiet": quiet,
+    }
+    if spec.models and "models_file" not in values:
+        values["models_file"] = spec.models
+    try:
+        return make_run_options(values)
+    except InputError as exc:
+        raise InputError(f"cell {cell.name}: {exc}", file=source) from None
+
+
+def combined_report(spec: SweepSpec, cells: Sequence[Cell], out: Path) -> dict[str, Any]:
+    """One report of the sweep: every cell's headline numbers, and the pooled groups of
+    ``combine`` (metrics over the union of their units, task ids prefixed by cell)."""
+    from lifebench.metrics import compute_metrics
+    from lifebench.reporting import build_report
+    from lifebench.runner._store import RunStore
+
+    rows: list[dict[str, Any]] = []
+    pooled: dict[str, list[Any]] = {}
+    pooled_labels: dict[str, dict[str, str]] = {}
+    for cell in cells:
+        store = RunStore.read(out / cell.name)
+        try:
+            records = store.results()
+            rep = build_report(records, store.config(), grading=store.grading())
+        finally:
+            store.close()
+        rows.append({"cell": cell.name, "labels": cell.labels, **_headline(rep.model_dump())})
+        kept = {a: v for a, v in cell.labels.items() if a not in spec.combine}
+        key = "__".join(f"{a}={v}" for a, v in kept.items()) or "all"
+        pooled_labels[key] = kept
+        pooled.setdefault(key, []).extend(
+            r.model_copy(update={"task_id": f"{cell.name}/{r.task_id}"}) for r in records
+        )
+    groups = []
+    if spec.combine:
+        for key, records in pooled.items():
+            metrics = compute_metrics(records)
+            groups.append(
+                {
+                    "group": key,
+                    "labels": pooled_labels[key],
+                    "pooled": list(spec.combine),
+                    **_headline(metrics.model_dump()),
+                }
+            )
+    return {"name": spec.name, "cells": rows, "combined": groups}
+
+
+def _headline(data: Mapping[str, Any]) -> dict[str, Any]:
+    keys = (
+        "n_tasks",
+        "n_simulations",
+        "n_scored",
+        "n_errors",
+        "n_rejected",
+        "n_pending",
+        "max_k",
+        "avg_reward",
+        "avg_at_k",
+        "pass_at_k",
+        "pass_hat_k",
+        "ci95",
+        "warnings",
+    )
+    out = {k: data.get(k) for k in keys}
+    if "grading" in data:
+        out["grading"] = data["grading"]
+    return out
+
+
+def sweep_json(report: Mapping[str, Any]) -> str:
+    """The combined report as deterministic JSON."""
+    return json.dumps(report, sort_keys=True, indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,248 @@
+"""``--workers N``: units executed by N worker processes, written by the parent alone.
+
+Design (chosen over workers claiming units in the store themselves): the parent keeps the run
+store, the writer lease and the progress display, and hands units out over one pipe per worker
+(at most ``concurrency`` in flight in total, each to the worker with the fewest); each worker
+runs its own asyncio loop, executes the units it is given concurrently, and sends back the
+outcome *packed* (status decided, JSON serialised — the CPU-heavy part stays in the worker).
+So SQLite keeps one writer, every unit is written exactly once, and resume, Ctrl-C and kill -9
+behave as with one process: a killed parent's workers see their pipe close and exit; a worker
+that dies has its units in flight recorded as infrastructure errors (re-run on resume).
+``benchmarks/bench_workers.py`` measures the parent's cost per unit against a unit's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing
+import signal
+import threading
+from collections import deque
+from collections.abc import Callable, Sequence
+from multiprocessing.connection import Connection
+from typing import Any, Protocol
+
+from lifebench.errors import FatalProviderError
+from lifebench.runner._errors import RunStopped
+from lifebench.runner._scheduler import Sink, execute_packed, infra_outcome
+from lifebench.runner._units import PackedOutcome, UnitOutcome, WorkUnit
+
+_JOIN_TIMEOUT_S = 10.0
+
+
+class UnitExecutor(Protocol):
+    """What a worker builds once and then executes units with."""
+
+    async def execute(self, unit: WorkUnit) -> UnitOutcome:
+        """Run and grade one unit."""
+        ...
+
+    async def aclose(self) -> None:
+        """Release models and caches."""
+        ...
+
+
+ExecutorFactory = Callable[[], UnitExecutor]
+"""Builds a worker's executor; must pickle (it is sent to each worker process / Ray actor)."""
+
+
+# ---------------------------------------------------------------------- the worker process
+
+
+def _worker_main(conn: Connection, factory: ExecutorFactory) -> None:
+    """Entry point of a worker process."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops us
+    asyncio.run(_serve(conn, factory))
+
+
+async def _serve(conn: Connection, factory: ExecutorFactory) -> None:
+    loop = asyncio.get_running_loop()
+    inbox: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
+
+    def read() -> None:
+        while True:
+            try:
+                message = conn.recv()
+            except (EOFError, OSError):  # the parent is gone
+                message = ("stop",)
+            loop.call_soon_threadsafe(inbox.put_nowait, message)
+            if message[0] == "stop":
+                return
+
+    threading.Thread(target=read, name="lifebench-worker-inbox", daemon=True).start()
+    try:
+        executor = factory()
+    except Exception as exc:
+        conn.send(("init_error", f"{type(exc).__name__}: {exc}"))
+        return
+    conn.send(("ready",))
+    running: set[asyncio.Task[None]] = set()
+
+    async def one(unit: WorkUnit) -> None:
+        try:
+            packed = await execute_packed(unit, executor.execute)
+        except FatalProviderError as exc:
+            _send(conn, ("fatal", unit, str(exc), exc.status))
+            return
+        _send(conn, ("done", packed))
+
+    try:
+        while True:
+            message = await inbox.get()
+            if message[0] != "unit":
+                break
+            task = asyncio.create_task(one(message[1]))
+            running.add(task)
+            task.add_done_callback(running.discard)
+    finally:
+        for task in running:
+            task.cancel()
+        await asyncio.gather(*running, return_exceptions=True)
+        await executor.aclose()
+
+
+def _send(conn: Connection, message: tuple[Any, ...]) -> None:
+    with contextlib.suppress(OSError):  # the parent is gone; the reader thread stops the loop
+        conn.send(message)
+
+
+# ---------------------------------------------------------------------- the parent
+
+
+class ProcessBackend:
+    """Executes units in ``workers`` processes (see the module docstring)."""
+
+    def __init__(self, factory: ExecutorFactory, workers: int, concurrency: int) -> None:
+        if workers < 1 or concurrency < 1:
+            raise ValueError("workers and concurrency must be at least 1")
+        self._factory, self._workers, self._concurrency = factory, workers, concurrency
+
+    async def run(self, units: Sequence[WorkUnit], sink: Sink) -> None:
+        """Start the workers, hand out ``units``, write what comes back; stop the workers."""
+        loop = asyncio.get_running_loop()
+        inbox: asyncio.Queue[tuple[int, tuple[Any, ...]]] = asyncio.Queue()
+        context = multiprocessing.get_context("spawn")
+        count = min(self._workers, len(units))
+        processes: list[Any] = []
+        conns: list[Connection] = []
+        for index in range(count):
+            parent_end, child_end = context.Pipe()
+            process = context.Process(
+                target=_worker_main,
+                args=(child_end, self._factory),
+                name=f"lifebench-worker-{index}",
+                daemon=True,
+            )
+            process.start()
+            child_end.close()
+            processes.append(process)
+            conns.append(parent_end)
+            threading.Thread(
+                target=_pump, args=(index, parent_end, loop, inbox), daemon=True
+            ).start()
+        inflight: list[dict[tuple[str, int], WorkUnit]] = [{} for _ in range(count)]
+        alive = [False] * count
+        try:
+            await self._start(count, inbox, alive)
+            await self._dispatch_all(units, sink, conns, processes, inbox, inflight, alive)
+        finally:
+            for index, conn in enumerate(conns):
+                for unit in inflight[index].values():
+                    sink.cancelled(unit, "cancelled while running")
+                inflight[index].clear()
+                with contextlib.suppress(OSError):
+                    conn.send(("stop",))
+            for process in processes:
+                process.join(_JOIN_TIMEOUT_S)
+                if process.is_alive():
+                    process.kill()
+                    process.join()
+            for conn in conns:
+                conn.close()
+
+    async def _start(
+        self, count: int, inbox: asyncio.Queue[tuple[int, tuple[Any, ...]]], alive: list[bool]
+    ) -> None:
+        """Wait until every worker has built its executor (or one failed to)."""
+        waiting = count
+        while waiting:
+            index, message = await inbox.get()
+            waiting -= 1
+            if message[0] == "ready":
+                alive[index] = True
+            elif message[0] == "init_error":
+                raise RunStopped(f"worker process {index} could not start: {message[1]}")
+            else:
+                raise RunStopped(f"worker process {index} exited while starting")
+
+    async def _dispatch_all(
+        self,
+        units: Sequence[WorkUnit],
+        sink: Sink,
+        conns: list[Connection],
+        processes: list[Any],
+        inbox: asyncio.Queue[tuple[int, tuple[Any, ...]]],
+        inflight: list[dict[tuple[str, int], WorkUnit]],
+        alive: list[bool],
+    ) -> None:
+        queue = deque(units)
+
+        def dispatch() -> None:
+            while queue and sum(map(len, inflight)) < self._concurrency:
+                candidates = [i for i in range(len(conns)) if alive[i]]
+                if not candidates:
+                    return
+                index = min(candidates, key=lambda i: (len(inflight[i]), i))
+                unit = queue.popleft()
+                inflight[index][(unit.task_id, unit.trial)] = unit
+                sink.started(unit)
+                conns[index].send(("unit", unit))
+
+        dispatch()
+        while queue or any(inflight):
+            index, message = await inbox.get()
+            kind = message[0]
+            if kind == "done":
+                packed: PackedOutcome = message[1]
+                inflight[index].pop((packed.unit.task_id, packed.unit.trial), None)
+                sink.finished(packed)
+            elif kind == "fatal":
+                unit = message[1]
+                inflight[index].pop((unit.task_id, unit.trial), None)
+                sink.cancelled(unit, f"run stopped: {message[2]}")
+                raise FatalProviderError(message[2], status=message[3])
+            elif kind == "eof":
+                alive[index] = False
+                processes[index].join(_JOIN_TIMEOUT_S)
+                code = processes[index].exitcode
+                for unit in list(inflight[index].values()):
+                    error = f"worker process {index} exited unexpectedly (exit code {code})"
+                    sink.finished(PackedOutcome.of(unit, infra_outcome(unit, error)))
+                inflight[index].clear()
+                if not any(alive) and queue:
+                    raise RunStopped(
+                        f"every worker process exited; {len(queue)} unit(s) did not run "
+                        "(re-run the same command to resume)"
+                    )
+            dispatch()
+
+
+def _pump(
+    index: int,
+    conn: Connection,
+    loop: asyncio.AbstractEventLoop,
+    inbox: asyncio.Queue[tuple[int, tuple[Any, ...]]],
+) -> None:
+    """Forward one worker's messages to the parent's event loop until its pipe closes."""
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            message = ("eof",)
+        try:
+            loop.call_soon_threadsafe(inbox.put_nowait, (index, message))
+        except RuntimeError:  # the loop is closed: the run is over
+            return
+        if message[0] == "eof":
+            return
