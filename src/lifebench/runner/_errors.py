@@ -74,7 +74,7 @@ def prepare_run_dir(directory: Path) -> None:
         raise StoreError(f"--out {directory} is a file, not a directory; choose another path")
     try:
         directory.mkdir(parents=True, exist_ok=True)
-    except FileExistsError:
+    except (FileExistsError, NotADirectoryError):
         raise StoreError(
             f"--out {directory}: a parent of it is a file, not a directory; choose another path"
         ) from None

@@ -1,0 +1,73 @@
+"""A report names the grading behind its numbers; a re-grade killed part-way is marked."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from lifebench.evaluation._types import BasisResult, Evaluation
+from lifebench.reporting import build_report
+from lifebench.runner import Progress, RunStore
+from lifebench.runner._experiment import run_experiment
+from lifebench.suites import make_run_options
+
+RUBRIC = {"evaluator": "rubric", "judge_model": "judge@http://j/v1", "bases": ["rubric"]}
+
+
+def _report(run_dir: Path):  # type: ignore[no-untyped-def]
+    with RunStore.read(run_dir) as store:
+        return build_report(store.results(), store.config(), grading=store.grading())
+
+
+def _rubric(reward: float) -> Evaluation:
+    result = BasisResult(basis="rubric", reward=reward, score=reward)
+    return Evaluation(reward=reward, basis="rubric", by_basis={"rubric": result})
+
+
+def _demo_run(tmp_path: Path) -> Path:
+    out = tmp_path / "run"
+    options = make_run_options({"task_set": "demo", "out": str(out), "quiet": True})
+    asyncio.run(run_experiment(options, progress=Progress(quiet=True)))
+    return out
+
+
+def test_run_report_names_its_evaluator(tmp_path: Path) -> None:
+    rep = _report(_demo_run(tmp_path))
+    assert rep.grading["evaluator"] == "state" and rep.grading["source"] == "run"
+    assert rep.grading["mixed"] is False and rep.grading["bases"] == ["state"]
+    assert rep.grading["parts"][0]["simulations"] == 6
+    assert not any("different gradings" in w for w in rep.warnings)
+
+
+def test_interrupted_regrade_is_marked_and_a_finished_one_names_the_new_evaluator(
+    tmp_path: Path,
+) -> None:
+    out = _demo_run(tmp_path)
+    with RunStore.read(out, write=True) as store:
+        records = store.results()
+        store.begin_grading("eval", RUBRIC, len(records))
+        for record in records[:2]:  # killed after two simulations
+            store.record_evaluation(record.task_id, record.trial, _rubric(0.0))
+    rep = _report(out)
+    assert rep.grading["mixed"] is True and rep.grading["evaluator"] == "mixed"
+    eval_part, run_part = rep.grading["parts"]
+    assert (eval_part["source"], eval_part["simulations"], eval_part["interrupted"]) == (
+        "eval",
+        2,
+        True,
+    )
+    assert eval_part["to_grade"] == 6
+    assert (run_part["evaluator"], run_part["simulations"]) == ("state", 4)
+    assert any("different gradings" in w and "interrupted" in w for w in rep.warnings)
+    assert rep.grading_summary().startswith("MIXED")
+
+    with RunStore.read(out, write=True) as store:
+        grading = store.begin_grading("eval", RUBRIC, len(records))
+        for record in records:
+            store.record_evaluation(record.task_id, record.trial, _rubric(1.0))
+        store.finish_grading(grading, len(records), 0)
+    rep = _report(out)
+    assert rep.grading["mixed"] is False
+    assert (rep.grading["evaluator"], rep.grading["source"]) == ("rubric", "eval")
+    assert rep.grading["judge_model"] == "judge@http://j/v1"
+    assert rep.avg_reward == 1.0  # the headline is the new grading's
