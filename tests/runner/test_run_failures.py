@@ -17,8 +17,15 @@ from lifebench.errors import ContentRejectedError, FatalProviderError
 from lifebench.messages import AssistantMessage
 from lifebench.metrics import compute_metrics
 from lifebench.models import ModelFactory, ScriptedModel
-from lifebench.runner import EventKind, Progress, RunStore, UnitOutcome, UnitStatus, WorkUnit
-from lifebench.runner import run_units
+from lifebench.runner import (
+    EventKind,
+    Progress,
+    RunStore,
+    UnitOutcome,
+    UnitStatus,
+    WorkUnit,
+    run_units,
+)
 from lifebench.runner._errors import StoreDamagedError, StoreError
 from lifebench.runner._experiment import run_experiment
 from lifebench.suites import make_run_options

@@ -145,6 +145,9 @@ class LocalBackend:
                     sink.cancelled(unit, f"run stopped: {exc}")
                     raise
                 sink.finished(packed)
+                # A unit that never waits (offline agents) would otherwise keep the loop to
+                # itself: yield, so signals (Ctrl-C, SIGTERM) and other workers get their turn.
+                await asyncio.sleep(0)
 
         try:
             async with asyncio.TaskGroup() as group:
