@@ -19,6 +19,7 @@ from lifebench.metrics import (
     ResultRecord,
     compute_metrics,
 )
+from lifebench.reporting._outcomes import FailureGroup, failure_groups, unit_summaries
 
 
 class Report(Metrics):
@@ -36,6 +37,11 @@ class Report(Metrics):
     config: dict[str, Any] = Field(default_factory=dict, description="The run configuration.")
     suite_metric_names: list[str] = Field(
         default_factory=list, description="Top-level keys contributed by the suite."
+    )
+    failures: list[FailureGroup] = Field(
+        default_factory=list,
+        description="Infrastructure errors, grading errors and ungradable units grouped by "
+        "message, with counts and an example unit.",
     )
 
     def suite_metrics(self) -> dict[str, Any]:
@@ -67,7 +73,13 @@ def build_report(
     clash = sorted(set(extra) & (set(Report.model_fields) | {"suite_metrics"}))
     if clash:
         raise ValueError(f"suite '{suite_name}' reports metrics named like core ones: {clash}")
-    return Report(**dict(metrics), **extra, config=plain_config, suite_metric_names=sorted(extra))
+    return Report(
+        **dict(metrics),
+        **extra,
+        config=plain_config,
+        suite_metric_names=sorted(extra),
+        failures=failure_groups(unit_summaries(records)),
+    )
 
 
 def report_json(report: Report) -> str:
