@@ -86,10 +86,13 @@ def _messages(task_id: str, trial: int) -> list[Message]:
     ]
 
 
-def simulation(task_id: str, trial: int, seed: int) -> Simulation:
-    """A completed simulation of ``task_id``#``trial``."""
+def simulation(task_id: str, trial: int, seed: int, paid: bool | None = None) -> Simulation:
+    """A completed simulation of ``task_id``#``trial`` (``paid``: whether the agent paid the
+    order; by default it did, except in ``t-fail``#1 and the hostile task)."""
     hostile = task_id == HOSTILE_TASK
-    status = "unpaid" if hostile or (task_id == "t-fail" and trial == 1) else "paid"
+    if paid is None:
+        paid = not (hostile or (task_id == "t-fail" and trial == 1))
+    status = "paid" if paid else "unpaid"
     return Simulation(
         task_id=task_id,
         trial=trial,
@@ -207,6 +210,31 @@ def build_run(
                 store.record(unit, sim, None)
             else:
                 store.record(unit, sim, evaluation(unit.task_id, unit.trial, sim))
+    finally:
+        store.close()
+    return run_dir
+
+
+def build_mixed_run(
+    run_dir: Path, *, model: str, domain: str = "delivery", skill: int = 3, trials: int = 4
+) -> Path:
+    """Eight tasks whose trials succeed or not by a fixed pattern (higher ``skill``, more
+    successes): Pass@k rises and Pass^k falls with k, as with a real model."""
+    tasks = [f"m-{i}" for i in range(8)]
+    store = RunStore.open(
+        run_dir,
+        {**config(model, domain), "trials": trials},
+        f"mixed-{model}-{domain}-{skill}",
+        {t: f"h-{t}" for t in tasks},
+        {t: _task_json(t) for t in tasks},
+    )
+    try:
+        units = [WorkUnit(t, k, 100 * i + k) for i, t in enumerate(tasks) for k in range(trials)]
+        for unit in store.pending_units(units):
+            i = tasks.index(unit.task_id)
+            paid = (i * 5 + unit.trial * 3) % 8 < skill + (i % 3)
+            sim = simulation(unit.task_id, unit.trial, unit.seed, paid=paid)
+            store.record(unit, sim, evaluation(unit.task_id, unit.trial, sim))
     finally:
         store.close()
     return run_dir

@@ -8,6 +8,8 @@ from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
+from lifebench.reporting._safe import safe_text
+
 
 def _filters() -> dict[str, Any]:
     from lifebench.reporting._html import ci_text, metric_text, money, num, pct
@@ -26,9 +28,10 @@ _MD_SPECIAL = re.compile(r"([\\`*_\[\]|#~])")
 
 
 def md_escape(value: Any) -> str:
-    """Text safe inside a Markdown table cell: one line, Markdown punctuation escaped, and
-    ``& < >`` as entities so that no renderer turns stored text into HTML."""
-    text = "" if value is None else str(value)
+    """Text safe inside a Markdown table cell: one line, control characters made visible,
+    Markdown punctuation escaped, and ``& < >`` as entities so that no renderer turns stored
+    text into HTML."""
+    text = "" if value is None else safe_text(str(value))
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     text = " ".join(text.split())
     return _MD_SPECIAL.sub(r"\\\1", text)
