@@ -156,12 +156,21 @@ def _first_line(stream: Any, timeout: float) -> str:
         return ""
 
 
+def _cli(*args: str) -> None:
+    """Run the CLI in a process (Playwright's sync API keeps an event loop in this thread)."""
+    command = [sys.executable, "-c", "from lifebench.cli import main; main()", *args]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     root = tmp_path_factory.mktemp("view-runs")
+    _cli("run", "--num-tasks", "3", "--trials", "2", "--out", str(root / "offline"))
     runs = [
         build_run(root / "a", model=MODEL_A),
         build_run(root / "b", model=MODEL_B, domain="instore"),
+        root / "offline",
     ]
     command = [
         sys.executable,
@@ -195,8 +204,8 @@ def test_the_index_loads_clean_and_lists_every_simulation(context: Any, server: 
     page, watch = _page(context)
     with page.expect_response(lambda r: "/api/status" in r.url and r.ok):
         page.goto(server.url)  # the live-update script polls once at once
-    assert page.locator("#sims tbody tr").count() == 24
-    assert page.locator("#runs tbody tr").count() == 2
+    assert page.locator("#sims tbody tr").count() == 24 + 6
+    assert page.locator("#runs tbody tr").count() == 3
     watch.clean()
     page.close()
 
@@ -258,6 +267,21 @@ def test_the_csp_blocks_inline_code_even_if_markup_got_through(
     page.close()
 
 
+def test_an_offline_trajectory_shows_its_evaluation_and_state(context: Any, server: Server) -> None:
+    page, watch = _page(context)
+    page.goto(f"{server.url}?run=2")
+    links = page.locator("#sims tbody a")
+    assert links.count() == 6
+    with page.expect_navigation():
+        links.first.click()
+    assert page.locator("#outcome").inner_text() == "pass"
+    assert page.locator(".call .tool-name").count() >= 1  # the oracle's tool calls
+    assert page.locator("ul.criteria li.met").count() >= 1
+    assert page.locator("table.changes tr.added").count() >= 1  # the orders it created
+    watch.clean()
+    page.close()
+
+
 def test_compare_shows_two_runs_side_by_side(context: Any, server: Server) -> None:
     page, watch = _page(context)
     page.goto(f"{server.url}sim?run=0&task=t-fail&trial=1")
@@ -312,17 +336,11 @@ def test_the_report_page_of_the_viewer_loads_clean(context: Any, server: Server)
 def test_the_html_report_of_an_offline_run_opens_with_no_network(
     context: Any, tmp_path: Path
 ) -> None:
-    # Playwright's sync API keeps an event loop in this thread: run the CLI in a process.
-    def cli(*args: str) -> None:
-        command = [sys.executable, "-c", "from lifebench.cli import main; main()", *args]
-        done = subprocess.run(command, capture_output=True, text=True, timeout=300)
-        assert done.returncode == 0, done.stderr
-
     offline = tmp_path / "offline"
-    cli("run", "--num-tasks", "3", "--trials", "2", "--out", str(offline))
+    _cli("run", "--num-tasks", "3", "--trials", "2", "--out", str(offline))
     hostile = build_run(tmp_path / "hostile")
     out = tmp_path / "report.html"
-    cli("report", str(offline), str(hostile), "--html", str(out))
+    _cli("report", str(offline), str(hostile), "--html", str(out))
     page, watch = _page(context)
     page.goto(out.as_uri())
     page.wait_for_load_state("load")

@@ -72,6 +72,8 @@ def test_show_unknown_task_or_trial_is_one_clear_message(run_dir: Path) -> None:
     assert code == 2 and "has no trial 7 (trials: 0, 1)" in err
     code, _, err = _cli("show", str(run_dir.parent / "nope"), "t-fail")
     assert code == 2 and "not a run directory" in err
+    code, _, err = _cli("show", str(run_dir), "t-[/b]")  # brackets are text, not markup
+    assert code == 2 and "no task 't-[/b]'" in err
 
 
 def test_show_json_is_the_view(run_dir: Path) -> None:

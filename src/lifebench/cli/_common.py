@@ -9,6 +9,7 @@ from typing import TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from lifebench.errors import LifebenchError
 
@@ -26,7 +27,8 @@ def user_errors() -> Iterator[None]:
     try:
         yield
     except LifebenchError as exc:
-        err_console().print(f"[bold red]error:[/] {exc}", highlight=False, markup=True)
+        message = escape(str(exc))  # ids and paths may contain [brackets]: text, not markup
+        err_console().print(f"[bold red]error:[/] {message}", highlight=False, markup=True)
         raise typer.Exit(code=2) from None
 
 

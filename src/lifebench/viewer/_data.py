@@ -73,14 +73,18 @@ class RunSource:
     _fingerprint: Fingerprint | None = field(default=None, repr=False)
     _checked: float = field(default=-1e9, repr=False)
     _report: tuple[int, RunReport] | None = field(default=None, repr=False)
+    _load_s: float = field(default=0.0, repr=False)
     error: str | None = None
 
     def snapshot(self) -> Snapshot | None:
-        """The current snapshot, re-read when the store changed (at most once per
-        ``min_interval`` seconds). None when the run cannot be read (see ``error``)."""
+        """The current snapshot, re-read when the store changed — at most once per
+        ``min_interval`` seconds, and never more often than twice the last read took (a big
+        run being written to costs at most a third of a core; ``min_interval`` 0 checks on
+        every call). None when the run cannot be read (see ``error``)."""
         with self._lock:
             now = time.monotonic()
-            if self._snapshot is not None and now - self._checked < self.min_interval:
+            wait = max(self.min_interval, 2 * self._load_s) if self.min_interval > 0 else 0.0
+            if self._snapshot is not None and now - self._checked < wait:
                 return self._snapshot
             self._checked = now
             current = _fingerprint(self.run_dir)
@@ -91,6 +95,8 @@ class RunSource:
             except LifebenchError as exc:
                 self.error = str(exc)
                 return self._snapshot
+            self._load_s = time.monotonic() - now
+            self._checked = time.monotonic()
             self.error = None
             version = (self._snapshot.version + 1) if self._snapshot else 1
             self._snapshot = Snapshot(version, data, unit_summaries(data.records))
