@@ -18,7 +18,8 @@ import lifebench.suites as suites
 from lifebench.cli import app
 from lifebench.reporting._bundle import RunReport, build_run_report, run_labels
 from lifebench.reporting._charts import Bar, LineSeries, bar_chart, line_chart, nice_ticks
-from lifebench.reporting._html import leaderboard, pct, render_html, render_markdown
+from lifebench.reporting._format import pct
+from lifebench.reporting._html import leaderboard, render_html, render_markdown
 from lifebench.reporting._load import load_run
 
 

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from lifebench.evaluation._types import Evaluation
-from lifebench.messages import AssistantMessage, ToolResultMessage
+from lifebench.messages import ToolResultMessage
 from lifebench.metrics import ResultRecord, is_success
 from lifebench.metrics._usage import judge_usage
 
@@ -27,8 +27,17 @@ OUTCOMES: tuple[Outcome, ...] = (
     "ungradable",
     "pending",
 )
+OUTCOME_MARKS: Mapping[str, str] = {
+    "pass": "✓",
+    "fail": "✗",
+    "infra_error": "E",
+    "grading_error": "G",
+    "ungradable": "U",
+    "pending": "·",
+}
+"""One character per outcome, for rows of trials."""
 FailureKind = Literal["infrastructure", "grading", "ungradable"]
-_KIND_ORDER: dict[str, int] = {"infrastructure": 0, "grading": 1, "ungradable": 2}
+_KIND_ORDER: Mapping[str, int] = {"infrastructure": 0, "grading": 1, "ungradable": 2}
 FIRST_LINE_CHARS = 200
 NO_EVALUATION = "no evaluation stored for a completed simulation"
 
@@ -178,7 +187,7 @@ class FailureGroup(_Frozen):
     example: str = Field(description="One unit of the group, as 'task_id#trial'.")
 
 
-_KIND_OF: dict[str, FailureKind] = {
+_KIND_OF: Mapping[str, FailureKind] = {
     "infra_error": "infrastructure",
     "grading_error": "grading",
     "ungradable": "ungradable",
@@ -221,19 +230,3 @@ def tool_error_kinds(records: Iterable[ResultRecord]) -> dict[str, int]:
             if isinstance(message, ToolResultMessage) and message.error:
                 counts[message.error_kind or "unspecified"] += 1
     return dict(sorted(counts.items()))
-
-
-def tool_call_names(records: Iterable[ResultRecord]) -> dict[str, tuple[int, int]]:
-    """Per tool name: (calls, error results) over completed simulations."""
-    calls: Counter[str] = Counter()
-    errors: Counter[str] = Counter()
-    for record in records:
-        sim = record.simulation
-        if record.status != "done" or sim is None:
-            continue
-        for message in sim.messages:
-            if isinstance(message, AssistantMessage):
-                calls.update(c.name for c in message.tool_calls)
-            elif isinstance(message, ToolResultMessage) and message.error:
-                errors[message.name] += 1
-    return {name: (calls[name], errors[name]) for name in sorted(calls.keys() | errors.keys())}

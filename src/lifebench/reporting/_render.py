@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from lifebench.metrics._types import Interval
-from lifebench.reporting._outcomes import UnitSummary
+from lifebench.reporting._outcomes import OUTCOME_MARKS, UnitSummary
 from lifebench.reporting._report import Report
 from lifebench.reporting._safe import safe_text
 
@@ -132,21 +132,13 @@ def usage_table(report: Report) -> Table:
     return table
 
 
-_MARK = {
-    "pass": "✓",
-    "fail": "✗",
-    "infra_error": "E",
-    "grading_error": "G",
-    "ungradable": "U",
-    "pending": "·",
-}
 MAX_FAILED_LINES = 3
 
 
 def outcome_marks(outcomes: Sequence[UnitSummary]) -> str:
     """One mark per trial: ✓ pass, ✗ fail, E infrastructure error, G grading error,
     U ungradable, · pending."""
-    return "".join(_MARK[o.outcome] for o in sorted(outcomes, key=lambda o: o.trial))
+    return "".join(OUTCOME_MARKS[o.outcome] for o in sorted(outcomes, key=lambda o: o.trial))
 
 
 def _counts(values: Iterable[str]) -> str:
@@ -163,7 +155,7 @@ def _task_evidence(outcomes: Sequence[UnitSummary]) -> list[tuple[str, str]]:
     lines = [("✗", f"{line} (×{n})" if n > 1 else line) for line, n in sorted(failed.items())]
     if len(lines) > MAX_FAILED_LINES:
         lines = [*lines[:MAX_FAILED_LINES], ("", f"… {len(lines) - MAX_FAILED_LINES} more")]
-    lines += [(_MARK[o.outcome], f"#{o.trial} {o.error}") for o in outcomes if o.error]
+    lines += [(OUTCOME_MARKS[o.outcome], f"#{o.trial} {o.error}") for o in outcomes if o.error]
     return lines
 
 

@@ -12,7 +12,7 @@ from lifebench.reporting._safe import safe_text
 
 
 def _filters() -> dict[str, Any]:
-    from lifebench.reporting._html import ci_text, metric_text, money, num, pct
+    from lifebench.reporting._format import ci_text, metric_text, money, num, pct
 
     return {
         "pct": pct,

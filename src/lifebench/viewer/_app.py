@@ -88,7 +88,7 @@ def _environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    from lifebench.reporting._html import money, num, pct
+    from lifebench.reporting._format import money, num, pct
 
     env.filters.update(pct=pct, num=num, money=money, keys_of=_keys_of, pretty=_pretty)
     env.globals["query"] = lambda **kw: urlencode({k: v for k, v in kw.items() if v is not None})
