@@ -156,3 +156,35 @@ def test_report_json_tasks_adds_units_and_several_runs_give_a_list(tmp_path: Pat
     docs = json.loads(out)
     assert code == 0 and isinstance(docs, list) and len(docs) == 2
     assert docs[1]["config"]["agent_model"] == "model-b"
+
+
+def _graded(task_id: str, criteria: int, reward: float, shown: int = 0) -> _Rec:
+    from lifebench.evaluation._types import BasisResult, CriterionVerdict
+
+    def basis(name: str, n: int) -> BasisResult:
+        verdicts = [CriterionVerdict(id=f"c{i}", description="d", met=True) for i in range(n)]
+        return BasisResult(basis=name, reward=reward, score=reward, criteria=verdicts)
+
+    by_basis = {"state": basis("state", criteria)}
+    if shown:
+        by_basis["rubric"] = basis("rubric", shown)
+    ev = Evaluation(reward=reward, basis="state", by_basis=by_basis)
+    return _Rec(task_id, 0, "done", simulation=simulation(task_id, 0, 1), evaluation=ev)
+
+
+def test_complexity_counts_the_criteria_of_the_reward_bases_only() -> None:
+    from lifebench.reporting._bundle import complexity_buckets
+
+    records = [_graded("a", 3, 1.0), _graded("b", 1, 0.0, shown=5), _graded("c", 1, 1.0)]
+    buckets = complexity_buckets(build_report(records, {}), records)
+    assert [(b.criteria, b.tasks, b.mean_reward) for b in buckets] == [(1, 2, 0.5), (3, 1, 1.0)]
+
+
+def test_tool_errors_are_counted_by_kind_over_completed_simulations(run_dir: Path) -> None:
+    from lifebench.reporting._outcomes import tool_error_kinds
+
+    records = load_run(run_dir).records
+    assert tool_error_kinds(records) == {"bad_arguments": 2}  # the hostile task's two trials
+    infra = _infra(HOSTILE_TASK, 5, "down")
+    assert infra.simulation is not None and infra.simulation.tool_errors == 1
+    assert tool_error_kinds([*records, infra]) == {"bad_arguments": 2}  # not a completed one
