@@ -7,13 +7,16 @@ from typing import Annotated
 import typer
 
 from lifebench.cli._eval import eval_
+from lifebench.cli._export import export
 from lifebench.cli._import import import_
 from lifebench.cli._report import report
 from lifebench.cli._run import run
+from lifebench.cli._show import show
 from lifebench.cli._suite_flags import SUITE_FLAGS_SETTINGS, SuiteCommand
 from lifebench.cli._sweep import sweep
 from lifebench.cli._tasks import app as tasks_app
 from lifebench.cli._tools import app as tools_app
+from lifebench.cli._view import view
 
 app = typer.Typer(
     name="lifebench",
@@ -52,5 +55,8 @@ app.command("report")(report)
 app.command("eval", cls=SuiteCommand, context_settings=SUITE_FLAGS_SETTINGS)(eval_)
 app.command("sweep")(sweep)
 app.command("import")(import_)
+app.command("show")(show)
+app.command("export")(export)
+app.command("view")(view)
 app.add_typer(tasks_app, name="tasks")
 app.add_typer(tools_app, name="tools")

@@ -30,9 +30,9 @@ from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-import click
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from lifebench.errors import FatalProviderError, LifebenchError
 
@@ -71,9 +71,8 @@ def err_console() -> Console:
 
 def fail(message: str, code: int) -> typer.Exit:
     """Print ``error: message`` on stderr and return the exit to raise."""
-    err_console().print(
-        f"[bold red]error:[/] {message}", highlight=False, markup=True, soft_wrap=True
-    )
+    text = escape(message)  # ids and paths may contain [brackets]: text, not markup
+    err_console().print(f"[bold red]error:[/] {text}", highlight=False, markup=True, soft_wrap=True)
     return typer.Exit(code=code)
 
 
@@ -100,7 +99,7 @@ def user_errors() -> Iterator[None]:
     module docstring); never a traceback."""
     try:
         yield
-    except (click.exceptions.Exit, click.ClickException, click.Abort):
+    except (typer.Exit, typer.Abort, typer.TyperException):  # the CLI's own exits
         raise
     except Interrupted as stop:
         err_console().print(

@@ -1,34 +1,100 @@
-"""``lifebench report``: metrics of a run directory."""
+"""``lifebench report``: metrics of one or more run directories, in the terminal, as JSON, or
+as a self-contained HTML / Markdown report."""
 
 from __future__ import annotations
 
+import json
+import os
+import tempfile
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from lifebench.cli._common import user_errors, write_json
+from lifebench.errors import LifebenchError
+
+
+def _write_text(path: Path, text: str) -> None:
+    """Write ``text`` atomically; an unwritable target is one clear error."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    except OSError as exc:
+        raise LifebenchError(f"cannot write {path}: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise LifebenchError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def report(
-    run_dir: Annotated[Path, typer.Argument(help="A run directory (holds run.sqlite).")],
+    run_dirs: Annotated[
+        list[Path], typer.Argument(help="One or more run directories (each holds run.sqlite).")
+    ],
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
-    tasks: Annotated[bool, typer.Option("--tasks", help="Also list per-task results.")] = False,
+    tasks: Annotated[
+        bool,
+        typer.Option(
+            "--tasks",
+            help="Also list every task: each trial's outcome, how it ended, the criteria that "
+            "failed (first lines) and errors. With --json: adds a 'units' list.",
+        ),
+    ] = False,
+    html: Annotated[
+        Path | None,
+        typer.Option(
+            "--html",
+            help="Write a self-contained HTML report of all RUN_DIRs (leaderboard, charts, "
+            "failures, tasks; opens with no network) to this file.",
+        ),
+    ] = None,
+    markdown: Annotated[
+        Path | None, typer.Option("--markdown", help="Write the report as Markdown to this file.")
+    ] = None,
 ) -> None:
-    """Show Avg@k, Pass@k, Pass^k (with 95% bootstrap CIs), errors, turns, tokens and cost.
+    """Show Avg@k, Pass@k, Pass^k (with 95% bootstrap CIs), failures grouped by message,
+    terminations, turns, tokens and cost of each run.
 
-    The JSON is deterministic: the same stored results always print the same bytes.
+    The JSON is deterministic: the same stored results always print the same bytes (a JSON
+    list when several RUN_DIRs are given). --html / --markdown compare all RUN_DIRs in one
+    document instead of printing.
     """
-    from lifebench.reporting import build_report, render_report, report_json
-    from lifebench.runner import RunStore
+    from lifebench.reporting import render_report, report_json
+    from lifebench.reporting._bundle import build_run_report, run_labels
+    from lifebench.reporting._load import load_run
 
     with user_errors():
-        store = RunStore.read(run_dir)
-        try:
-            rep = build_report(store.results(), store.config(), grading=store.grading())
-        finally:
-            store.close()
+        runs = [load_run(d) for d in run_dirs]
+        labels = run_labels(run_dirs)
+        bundles = [build_run_report(run, label) for run, label in zip(runs, labels, strict=True)]
+        if html is not None or markdown is not None:
+            from lifebench.reporting._html import render_html, render_markdown
+
+            if html is not None:
+                _write_text(html, render_html(bundles))
+                typer.echo(f"wrote {html}", err=True)
+            if markdown is not None:
+                _write_text(markdown, render_markdown(bundles))
+                typer.echo(f"wrote {markdown}", err=True)
+            return
+    if as_json and len(bundles) == 1 and not tasks:
+        write_json(report_json(bundles[0].report).rstrip("\n"))
+        return
     if as_json:
-        write_json(report_json(rep).rstrip("\n"))
-    else:
-        render_report(rep, show_tasks=tasks)
+        docs = []
+        for bundle in bundles:
+            data = json.loads(report_json(bundle.report))
+            if tasks:
+                data["units"] = [s.model_dump(mode="json") for s in bundle.summaries]
+            docs.append(data)
+        out = docs[0] if len(docs) == 1 else docs
+        write_json(json.dumps(out, sort_keys=True, indent=2, ensure_ascii=False))
+        return
+    for bundle in bundles:
+        if len(bundles) > 1:
+            typer.echo(f"== {bundle.label} ({bundle.run_dir})")
+        render_report(bundle.report, show_tasks=tasks, outcomes=bundle.summaries if tasks else None)

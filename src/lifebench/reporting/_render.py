@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from lifebench.metrics._types import Interval
+from lifebench.reporting._outcomes import OUTCOME_MARKS, UnitSummary
 from lifebench.reporting._report import Report
+from lifebench.reporting._safe import safe_text
 
 
 def _pct(value: float | None) -> str:
@@ -81,7 +86,7 @@ def basis_table(report: Report) -> Table:
     for name, reward in report.reward_by_basis.items():
         usage = report.usage_by_basis.get(name)
         table.add_row(
-            name,
+            Text(safe_text(name)),
             _pct(reward),
             _pct(report.score_by_basis.get(name)),
             str(usage.calls) if usage else "–",
@@ -89,7 +94,8 @@ def basis_table(report: Report) -> Table:
             _money(usage.mean_cost) if usage else "–",
         )
     for pair, kappa in report.kappa_by_pair.items():
-        table.add_row(f"κ {pair.replace('~', ' vs ')}", _num(kappa, 3), "", "", "", "")
+        label = Text(safe_text(f"κ {pair.replace('~', ' vs ')}"))
+        table.add_row(label, _num(kappa, 3), "", "", "", "")
     return table
 
 
@@ -128,10 +134,37 @@ def usage_table(report: Report) -> Table:
     return table
 
 
+MAX_FAILED_LINES = 3
+
+
+def outcome_marks(outcomes: Sequence[UnitSummary]) -> str:
+    """One mark per trial: ✓ pass, ✗ fail, E infrastructure error, G grading error,
+    U ungradable, · pending."""
+    return "".join(OUTCOME_MARKS[o.outcome] for o in sorted(outcomes, key=lambda o: o.trial))
+
+
+def _counts(values: Iterable[str]) -> str:
+    counts = Counter(values)
+    return ", ".join(f"{v}×{n}" if n > 1 else v for v, n in sorted(counts.items()))
+
+
+def _task_evidence(outcomes: Sequence[UnitSummary]) -> list[tuple[str, str]]:
+    """(mark, line) evidence of one task's trials: distinct failed criteria with counts, then
+    each trial's error."""
+    failed = Counter(
+        line for o in outcomes if o.outcome != "pass" for line in (f.line() for f in o.failed)
+    )
+    lines = [("✗", f"{line} (×{n})" if n > 1 else line) for line, n in sorted(failed.items())]
+    if len(lines) > MAX_FAILED_LINES:
+        lines = [*lines[:MAX_FAILED_LINES], ("", f"… {len(lines) - MAX_FAILED_LINES} more")]
+    lines += [(OUTCOME_MARKS[o.outcome], f"#{o.trial} {o.error}") for o in outcomes if o.error]
+    return lines
+
+
 def task_table(report: Report) -> Table:
-    """One row per task."""
+    """One row per task: scored trials, successes, mean reward, errors, pending."""
     table = Table(title="Tasks")
-    table.add_column("task")
+    table.add_column("task", overflow="fold")
     table.add_column("trials", justify="right")
     table.add_column("successes", justify="right")
     table.add_column("mean reward", justify="right")
@@ -139,12 +172,64 @@ def task_table(report: Report) -> Table:
     table.add_column("pending", justify="right")
     for row in report.tasks:
         table.add_row(
-            row.task_id,
+            Text(safe_text(row.task_id)),
             str(row.n_trials),
             str(row.n_successes),
             _pct(row.mean_reward),
             str(row.n_errors),
             str(row.n_pending),
+        )
+    return table
+
+
+_MARK_STYLE = {"✓": "green", "✗": "red", "E": "yellow", "G": "yellow", "U": "yellow"}
+
+
+def task_lines(report: Report, outcomes: Sequence[UnitSummary]) -> list[Text]:
+    """Per task: its trials' marks, mean reward and terminations, then (indented) the
+    criteria that failed (first lines, with counts) and each trial's error."""
+    by_task: dict[str, list[UnitSummary]] = defaultdict(list)
+    for o in outcomes:
+        by_task[o.task_id].append(o)
+    means = {r.task_id: r.mean_reward for r in report.tasks}
+    out = [
+        Text(
+            "Tasks — trials: ✓ pass, ✗ fail, E infrastructure error, G grading error, "
+            "U ungradable, · pending",
+            style="bold",
+        )
+    ]
+    for task_id in sorted(by_task):
+        units = sorted(by_task[task_id], key=lambda o: o.trial)
+        line = Text(safe_text(task_id), style="bold") + Text("  ")
+        for mark in outcome_marks(units):
+            line.append(mark, style=_MARK_STYLE.get(mark, ""))
+        line.append(f"  mean {_pct(means.get(task_id))}")
+        ends = _counts(o.termination for o in units if o.termination)
+        if ends:
+            line.append(f"  {ends}", style="dim")
+        out.append(line)
+        for mark, text in _task_evidence(units):
+            evidence = Text("    ") + Text(mark, style=_MARK_STYLE.get(mark, ""))
+            out.append(evidence + Text(" " + safe_text(text)))
+    return out
+
+
+def failure_table(report: Report) -> Table:
+    """Failures grouped by kind and message, with counts and an example unit."""
+    table = Table(title="Failures (grouped by message)")
+    table.add_column("kind")
+    table.add_column("count", justify="right")
+    table.add_column("tasks", justify="right")
+    table.add_column("message", overflow="fold")
+    table.add_column("example", overflow="fold")
+    for group in report.failures:
+        table.add_row(
+            group.kind,
+            str(group.count),
+            str(group.tasks),
+            Text(safe_text(group.message)),
+            Text(safe_text(group.example)),
         )
     return table
 
@@ -173,21 +258,34 @@ def suite_table(report: Report) -> Table:
     for name, value in report.suite_metrics().items():
         _flat(name, value, rows)
     for name, text in rows:
-        table.add_row(name, text)
+        table.add_row(Text(safe_text(name)), Text(safe_text(text)))
     return table
 
 
 def render_report(
-    report: Report, console: Console | None = None, *, show_tasks: bool = False
+    report: Report,
+    console: Console | None = None,
+    *,
+    show_tasks: bool = False,
+    outcomes: Sequence[UnitSummary] | None = None,
 ) -> None:
-    """Print the report's tables (and warnings) to ``console`` (stdout by default)."""
+    """Print the report's tables (and warnings) to ``console`` (stdout by default).
+
+    ``show_tasks`` adds the per-task table; with ``outcomes`` (see
+    :func:`~lifebench.reporting.unit_summaries`) it shows each trial's outcome, termination,
+    failed criteria and errors.
+    """
     out = console or Console()
     tables = [summary_table(report), k_table(report), basis_table(report)]
     tables += [suite_table(report), termination_table(report), usage_table(report)]
-    if show_tasks:
+    tables.append(failure_table(report))
+    if show_tasks and outcomes is None:
         tables.append(task_table(report))
     for table in tables:
         if table.row_count:
             out.print(table)
+    if show_tasks and outcomes is not None:
+        for line in task_lines(report, outcomes):
+            out.print(line, highlight=False)
     for warning in report.warnings:
-        out.print(f"[yellow]warning:[/] {warning}", highlight=False)
+        out.print(Text("warning: ", style="yellow") + Text(safe_text(warning)), highlight=False)

@@ -19,6 +19,7 @@ from lifebench.metrics import (
     ResultRecord,
     compute_metrics,
 )
+from lifebench.reporting._outcomes import FailureGroup, failure_groups, unit_summaries
 
 
 class Report(Metrics):
@@ -49,6 +50,12 @@ class Report(Metrics):
     def grading_summary(self) -> str:
         """One line: which grading produced the numbers (and a caveat when mixed)."""
         return grading_line(self.grading)
+
+    failures: list[FailureGroup] = Field(
+        default_factory=list,
+        description="Infrastructure errors, grading errors and ungradable units grouped by "
+        "message, with counts and an example unit.",
+    )
 
     def suite_metrics(self) -> dict[str, Any]:
         """The suite's own metrics, by name."""
@@ -146,6 +153,7 @@ def build_report(
         config=plain_config,
         suite_metric_names=sorted(extra),
         grading=described,
+        failures=failure_groups(unit_summaries(records)),
     )
 
 

@@ -1,0 +1,82 @@
+"""``lifebench export``: a run's simulations and evaluations as JSON Lines."""
+
+from __future__ import annotations
+
+import enum
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from lifebench.cli._common import user_errors, write_json
+from lifebench.errors import LifebenchError
+
+
+class ExportFormat(enum.StrEnum):
+    """Output formats of ``lifebench export``."""
+
+    JSONL = "jsonl"
+
+
+def export(
+    run_dir: Annotated[
+        Path | None, typer.Argument(help="A run directory (holds run.sqlite).")
+    ] = None,
+    fmt: Annotated[
+        ExportFormat, typer.Option("--format", help="Output format (one JSON object a line).")
+    ] = ExportFormat.JSONL,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Write to this file (default: stdout).")
+    ] = None,
+    tasks: Annotated[
+        bool, typer.Option("--tasks", help="Add one 'task' line per stored task.")
+    ] = False,
+    attempts: Annotated[
+        bool, typer.Option("--attempts", help="Add the attempt log ('attempt' lines).")
+    ] = False,
+    schema: Annotated[
+        bool, typer.Option("--schema", help="Print the JSON Schema of a line and exit.")
+    ] = False,
+) -> None:
+    """Export every simulation and evaluation of a run: a 'run' line, then one 'unit' line
+    per (task, trial) with its full trajectory and evaluation (see docs/run-format.md).
+
+    The output is deterministic: the same run store always exports the same bytes.
+    """
+    from lifebench.reporting._export import export_lines, export_schema, line_json
+    from lifebench.reporting._load import load_run
+
+    if schema:
+        write_json(json.dumps(export_schema(), indent=2, sort_keys=True))
+        return
+    with user_errors():
+        if run_dir is None:
+            raise LifebenchError("export needs a RUN_DIR (or --schema)")
+        run = load_run(run_dir, attempts=attempts)
+        lines = (
+            line_json(line) + "\n" for line in export_lines(run, tasks=tasks, attempts=attempts)
+        )
+        if out is None:
+            sys.stdout.writelines(lines)
+            return
+        _write_atomic(out, lines)
+    typer.echo(f"exported {len(run.records)} unit(s) of {run_dir} to {out}", err=True)
+
+
+def _write_atomic(path: Path, lines: object) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    except OSError as exc:
+        raise LifebenchError(f"cannot write {path}: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.writelines(lines)  # type: ignore[arg-type]
+        os.replace(tmp, path)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise LifebenchError(f"cannot write {path}: {exc.strerror or exc}") from None

@@ -1,0 +1,49 @@
+"""``lifebench show``: one trajectory and its evaluation in the terminal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from lifebench.cli._common import user_errors, write_json
+
+
+def show(
+    run_dir: Annotated[Path, typer.Argument(help="A run directory (holds run.sqlite).")],
+    task_id: Annotated[str, typer.Argument(help="Id of the task to show.")],
+    trial: Annotated[
+        int | None, typer.Option("--trial", min=0, help="Trial to show (default: the first).")
+    ] = None,
+    full: Annotated[
+        bool, typer.Option("--full", help="Do not cut long messages and tool results.")
+    ] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the view as JSON (the same fields).")
+    ] = False,
+) -> None:
+    """Show one (task, trial) unit: the messages (user, assistant, tool calls with their
+    arguments, tool results with error flags), how it ended, its evaluation per basis
+    (criteria with verdicts and evidence, judge windows), the state differences and usage.
+
+    Text from models and tools is printed as text: markup and control characters in it are
+    shown, never interpreted.
+    """
+    from lifebench.reporting._load import load_run
+    from lifebench.reporting._show import DEFAULT_LIMIT, render_trajectory
+    from lifebench.reporting._trajectory import trajectory_view
+
+    with user_errors():
+        run = load_run(run_dir)
+        record = run.record(task_id, trial)
+    view = trajectory_view(record, run.task_data.get(record.task_id))
+    if as_json:
+        write_json(view.model_dump_json(indent=2))
+        return
+    others = [
+        r.trial for r in run.records if r.task_id == record.task_id and r.trial != record.trial
+    ]
+    render_trajectory(view, limit=None if full else DEFAULT_LIMIT)
+    if others:
+        typer.echo(f"other trials of this task: {', '.join(map(str, others))} (--trial N)")

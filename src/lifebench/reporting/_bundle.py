@@ -1,0 +1,129 @@
+"""Several runs side by side: each run's report plus the per-unit evidence the HTML and
+Markdown reports draw on."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from lifebench.reporting._load import RunData
+from lifebench.reporting._outcomes import UnitSummary, tool_error_kinds, unit_summaries
+from lifebench.reporting._report import Report, build_report
+
+
+def model_label(spec: object, kind: object) -> str:
+    """A model spec as shown: the name before ``@`` (never the endpoint URL), else
+    ``<kind> (no model)``."""
+    if isinstance(spec, str) and spec:
+        return spec.split("@", 1)[0]
+    return f"{kind or '?'} (no model)"
+
+
+@dataclass(frozen=True)
+class ComplexityBucket:
+    """Tasks whose reward bases check the same number of criteria, and how they fared."""
+
+    criteria: int
+    tasks: int
+    mean_reward: float
+
+
+@dataclass(frozen=True)
+class RunReport:
+    """One run, ready to be compared with others."""
+
+    label: str
+    run_dir: str
+    report: Report
+    summaries: list[UnitSummary]
+    tool_errors: dict[str, int]
+    complexity: list[ComplexityBucket]
+
+    @property
+    def config(self) -> dict[str, Any]:
+        """The run configuration."""
+        return self.report.config
+
+    @property
+    def suite(self) -> str:
+        """Suite name."""
+        return str(self.config.get("suite") or "?")
+
+    @property
+    def domain(self) -> str:
+        """Domain name (or '?')."""
+        return str(self.config.get("domain") or "?")
+
+    @property
+    def group(self) -> str:
+        """``suite/domain``: a column of the leaderboard."""
+        return f"{self.suite}/{self.domain}"
+
+    @property
+    def model(self) -> str:
+        """The agent model (name only), or the agent kind when no model was used."""
+        return model_label(self.config.get("agent_model"), self.config.get("agent"))
+
+    @property
+    def k(self) -> int:
+        """The largest k the run supports (fewest scored trials of any task)."""
+        return self.report.max_k
+
+
+def _criteria_counts(records: Sequence[Any]) -> dict[str, int]:
+    """Per task: the most criteria its reward bases checked in any scored trial."""
+    out: dict[str, int] = {}
+    for r in records:
+        ev = r.evaluation
+        if r.status != "done" or ev is None or ev.error is not None:
+            continue
+        bases = ev.basis.split("+")
+        n = sum(len(ev.by_basis[b].criteria) for b in bases if b in ev.by_basis)
+        out[r.task_id] = max(n, out.get(r.task_id, 0))
+    return out
+
+
+def complexity_buckets(report: Report, records: Sequence[Any]) -> list[ComplexityBucket]:
+    """Mean reward of the tasks grouped by how many criteria their reward bases check."""
+    counts = _criteria_counts(records)
+    rewards: dict[int, list[float]] = defaultdict(list)
+    for row in report.tasks:
+        if row.mean_reward is not None and row.task_id in counts:
+            rewards[counts[row.task_id]].append(row.mean_reward)
+    return [ComplexityBucket(n, len(v), math.fsum(v) / len(v)) for n, v in sorted(rewards.items())]
+
+
+def build_run_report(run: RunData, label: str) -> RunReport:
+    """Report of ``run`` with its unit summaries, tool error kinds and complexity buckets."""
+    report = build_report(run.records, run.config, grading=run.grading)
+    return RunReport(
+        label=label,
+        run_dir=str(run.run_dir),
+        report=report,
+        summaries=unit_summaries(run.records),
+        tool_errors=tool_error_kinds(run.records),
+        complexity=complexity_buckets(report, run.records),
+    )
+
+
+def run_labels(run_dirs: Sequence[str | Path]) -> list[str]:
+    """Short unique labels: the directory name, with its parent when names repeat."""
+    paths = [Path(p) for p in run_dirs]
+    names = [p.resolve().name or str(p) for p in paths]
+    labels = []
+    for p, name in zip(paths, names, strict=True):
+        if names.count(name) > 1:
+            name = f"{p.resolve().parent.name}/{name}"
+        labels.append(name)
+    seen: dict[str, int] = defaultdict(int)
+    out = []
+    for label in labels:
+        seen[label] += 1
+        out.append(
+            label if seen[label] == 1 and labels.count(label) == 1 else f"{label}#{seen[label]}"
+        )
+    return out
