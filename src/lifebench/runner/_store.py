@@ -200,13 +200,18 @@ class RunStore:
         if not path.is_file():
             raise LifebenchError(f"{run_dir} is not a run directory (no {STORE_FILENAME})")
         lock = _writer_lock(Path(run_dir)) if write else None
-        conn = _connect(path)
-        meta = _read_meta(conn)
-        if meta is None:
-            conn.close()
+        conn: sqlite3.Connection | None = None
+        try:
+            conn = _connect(path)
+            meta = _read_meta(conn)
+        except sqlite3.DatabaseError:  # not SQLite, or not a run store's tables
+            meta = None
+        if conn is None or meta is None:
+            if conn is not None:
+                conn.close()
             if lock is not None:
                 os.close(lock)
-            raise LifebenchError(f"{path} has no run metadata")
+            raise LifebenchError(f"{path} has no run metadata (not a lifebench run store)")
         return cls(conn, path, meta, lock)
 
     @staticmethod
