@@ -14,7 +14,10 @@ from lifebench.metrics._types import BasisUsage
 def cohen_kappa(a: Sequence[bool], b: Sequence[bool]) -> float | None:
     """Cohen's κ of two binary raters over the same items; None without items.
 
-    When both raters are constant and agree, κ is 1 (perfect, if degenerate, agreement).
+    κ = (p_o − p_e) / (1 − p_e): observed agreement p_o against the agreement p_e expected by
+    chance from each rater's own rate of True (p_e = p_a·p_b + (1 − p_a)(1 − p_b)). p_e is 1
+    only when both raters are constant and equal, which is perfect (if degenerate) agreement:
+    κ = 1.
     """
     n = len(a)
     if n == 0 or n != len(b):
@@ -23,7 +26,7 @@ def cohen_kappa(a: Sequence[bool], b: Sequence[bool]) -> float | None:
     pa, pb = sum(a) / n, sum(b) / n
     expected = pa * pb + (1 - pa) * (1 - pb)
     if math.isclose(expected, 1.0):
-        return 1.0 if math.isclose(observed, 1.0) else 0.0
+        return 1.0
     return (observed - expected) / (1 - expected)
 
 
