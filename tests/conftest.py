@@ -16,6 +16,7 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 SHARED_DATA_ENV = "LIFEBENCH_SHARED_DATA"
 
@@ -33,6 +34,11 @@ def _shared_data() -> Path:
 
 
 SHARED_DATA = _shared_data()
+
+# Property tests are deterministic (derandomized: the same examples on every run, no example
+# database) and have no per-example deadline, so CPU load cannot fail them.
+settings.register_profile("lifebench", derandomize=True, database=None, deadline=None)
+settings.load_profile("lifebench")
 
 
 def in_ci() -> bool:
