@@ -77,6 +77,9 @@ def test_paraphrase_keeps_state_rubrics_below_the_threshold() -> None:
         ("deliver to the hospital", False),  # equal after normalisation
         ("deliver to the clinic", False),  # exactly at the threshold (80.0): a paraphrase
         ("send it to the hospital", True),  # just below (78.9): kept
+        # normalisation: case and punctuation are ignored before comparing
+        ("DELIVER TO THE HOSPITAL", False),  # 12.8 raw, 100 normalised
+        ("deliver-to-the-hospital", False),  # 63.8 raw, 100 normalised
     ],
 )
 def test_paraphrase_near_misses(state: str, kept: bool) -> None:

@@ -407,3 +407,87 @@ async def test_abnormal_endings_are_a_zero_without_a_call(variant: str) -> None:
     assert not model.calls
     assert (result.reward, result.score, result.basis) == (0.0, 0.0, BASIS_OF_VARIANT[variant])
     assert result.note == "episode ended with max_steps; not judged"
+
+
+# ---- exact prompts and edge cases --------------------------------------------------------------
+
+
+async def test_the_exact_sliding_prompt() -> None:
+    model = ScriptedModel([_all_met], repeat_last=True)
+    await RubricJudge(model).evaluate(_task(overall=["A", "送到医院"]), _sim(2))
+    assert model.calls[0].messages[1].content == (
+        "<window_content>\n[1] user: <m0>\n[2] assistant: <m1>\n</window_content>\n"
+        "<current_rubrics>\n"
+        "{\n"
+        ' "rubric_0": {\n'
+        '  "rubric": "A",\n'
+        '  "justification": "Not evaluated yet",\n'
+        '  "meetExpectation": false\n'
+        " },\n"
+        ' "rubric_1": {\n'
+        '  "rubric": "送到医院",\n'
+        '  "justification": "Not evaluated yet",\n'
+        '  "meetExpectation": false\n'
+        " }\n"
+        "}\n</current_rubrics>"
+    )
+
+
+async def test_the_exact_sliding_norubric_prompt() -> None:
+    reply = json.dumps({"meetExpectation": True, "justification": "ok", "memory": "m"})
+    model = ScriptedModel([reply])
+    await RubricJudge(model, variant="sliding-norubric").evaluate(_task(), _sim(2))
+    assert model.calls[0].messages[1].content == (
+        "<window_content>\n[1] user: <m0>\n[2] assistant: <m1>\n</window_content>\n"
+        "<memory>\n\n</memory>\n"
+        '<current_verdict>\n{"justification": "Not evaluated yet", "meetExpectation": false}'
+        "\n</current_verdict>"
+    )
+    full = ScriptedModel([reply])
+    await RubricJudge(full, variant="full-norubric").evaluate(_task(), _sim(2))
+    assert full.calls[0].messages[1].content == (
+        "<conversation>\n[1] user: <m0>\n[2] assistant: <m1>\n</conversation>"
+    )
+
+
+async def test_the_verdict_criterion() -> None:
+    reply = json.dumps({"meetExpectation": False, "justification": "missing [2]"})
+    result = await RubricJudge(ScriptedModel([reply]), variant="full-norubric").evaluate(
+        _task(), _sim(2)
+    )
+    (criterion,) = result.criteria
+    assert criterion.model_dump() == {
+        "id": "task",
+        "description": "The whole instruction is carried out",
+        "met": False,
+        "evidence": "missing [2]",
+    }
+
+
+async def test_an_empty_trajectory() -> None:
+    # sliding: no window, nothing judged, every rubric stays unmet
+    sliding = ScriptedModel([])
+    result = await RubricJudge(sliding).evaluate(_task(overall=["A"]), _sim(0))
+    assert not sliding.calls
+    assert (result.reward, result.score, result.info["windows"]) == (0.0, 0.0, [])
+    # full: one call over the (empty) conversation
+    full = ScriptedModel([_all_met], repeat_last=True)
+    result = await RubricJudge(full, variant="full").evaluate(_task(overall=["A"]), _sim(0))
+    assert full.calls[0].messages[1].content.startswith("<conversation>\n\n</conversation>")
+    assert result.info["windows"] == [{"window": 1, "messages": [], "attempts": 1}]
+    assert result.reward == 1.0
+
+
+async def test_the_default_judge_gives_up_after_three_attempts() -> None:
+    from lifebench.evaluation import JudgeError
+
+    model = ScriptedModel(["???"], repeat_last=True)
+    with pytest.raises(JudgeError, match="after 3 attempts"):
+        await RubricJudge(model).evaluate(_task(), _sim(4))
+    assert len(model.calls) == 3
+
+
+def test_an_answer_without_any_key_is_explained() -> None:
+    with pytest.raises(ShapeError) as info:
+        _rubric_updates(frozenset({"rubric_0"}))([{"meetExpectation": True}])
+    assert "no known rubric_key in the answer (got [''])" in str(info.value)
