@@ -53,14 +53,14 @@ def usage_by_basis(evaluations: Sequence[Evaluation]) -> dict[str, BasisUsage]:
             t[4] += result.usage.calls
     out: dict[str, BasisUsage] = {}
     for name in sorted(totals):
-        n, prompt, completion, cost, calls = totals[name]
+        n, prompt, completion, cost, calls = totals[name]  # n >= 1: the basis was seen
         out[name] = BasisUsage(
             evaluations=int(n),
             calls=int(calls),
             prompt_tokens=int(prompt),
             completion_tokens=int(completion),
             cost=cost,
-            mean_tokens=(prompt + completion) / n if n else 0.0,
-            mean_cost=cost / n if n else 0.0,
+            mean_tokens=(prompt + completion) / n,
+            mean_cost=cost / n,
         )
     return out
