@@ -38,8 +38,9 @@ def test_quantile_interpolates() -> None:
     assert quantile([0.0, 10.0, 20.0], 0.3) == pytest.approx(6.0)
     assert quantile([0.0, 10.0, 20.0], 0.9) == pytest.approx(18.0)
     assert quantile([5.0], 0.3) == 5.0
-    with pytest.raises(ValueError, match="quantile of no values"):
+    with pytest.raises(ValueError) as info:
         quantile([], 0.5)
+    assert str(info.value) == "quantile of no values"
 
 
 def test_defaults_are_1000_samples_seed_0_and_95_percent() -> None:
@@ -84,8 +85,9 @@ def test_edge_cases() -> None:
     assert bootstrap_ci({}) == {}
     assert bootstrap_ci({"x": []}) == {}
     assert bootstrap_ci({"x": [0.3]}) == {"x": (0.3, 0.3)}
-    with pytest.raises(ValueError, match="one value per task"):
+    with pytest.raises(ValueError) as info:
         bootstrap_ci({"x": [1.0], "y": [1.0, 2.0]})
+    assert str(info.value) == "bootstrap columns must have one value per task each"
     with pytest.raises(ValueError, match="samples must be at least 1, got 0"):
         bootstrap_ci({"x": [1.0]}, samples=0)
     for level in (0.0, 1.0, -0.5, 1.5):

@@ -120,6 +120,9 @@ def test_uneven_trials_warning_lists_at_most_five_tasks() -> None:
     assert warning == (
         "uneven trials: k is limited to 1 by 7 task(s) (t0, t1, t2, t3, t4 …); others have up to 2"
     )
+    six = [_scored(f"t{i}", 0, 1.0) for i in range(6)] + [_scored("z", j, 1.0) for j in (0, 1)]
+    (warning,) = compute_metrics(six, bootstrap_samples=20).warnings
+    assert "(t0, t1, t2, t3, t4 …); others have up to 2" in warning
     exactly_five = [_scored(f"t{i}", 0, 1.0) for i in range(5)] + [
         _scored("z", j, 1.0) for j in (0, 1)
     ]
@@ -238,3 +241,17 @@ def test_score_and_reward_by_basis_are_means_over_scored_evaluations() -> None:
     assert m.reward_by_basis == {"rubric": pytest.approx(1 / 3), "state": pytest.approx(2 / 3)}
     assert m.score_by_basis == {"rubric": pytest.approx(1.75 / 3), "state": pytest.approx(2 / 3)}
     assert list(m.reward_by_basis) == ["rubric", "state"]
+
+
+def test_a_run_without_scored_trials_warns_only_about_what_happened() -> None:
+    records = [
+        Rec("A", 0, "pending", 0, None, None),
+        Rec("B", 0, "infra_error", 2, _sim("B", 0), None),
+    ]
+    m = compute_metrics(records, bootstrap_samples=20)
+    assert (m.n_tasks, m.max_k, m.pass_hat_k, m.ci95["pass_hat_k"]) == (0, 0, {}, {})
+    assert m.warnings == [
+        "2 task(s) have no scored trial and are not in the metrics",
+        "1 unit(s) ended in an infrastructure error; re-run to include them",
+        "1 unit(s) have not run yet; the run is incomplete",
+    ]
