@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 import pytest
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from lifebench._util.text import Text
 from lifebench.tools import Param, ToolError, ToolKind, tool
@@ -269,3 +269,56 @@ def test_the_argument_model_is_built_once_per_function() -> None:
     first, second = tools_of(Base()), tools_of(Base())
     assert first[0].args_model is second[0].args_model
     assert Tool.from_function(order).args_model is ORDER.args_model
+
+
+def test_other_annotated_metadata_is_kept_as_a_constraint() -> None:
+    @tool(kind="read", description="d")
+    def pick(
+        count: Annotated[int, Param("How many."), Field(ge=1)],
+        label: Annotated[str, Field(max_length=3)] = "a",
+    ) -> int:
+        return count
+
+    picked = Tool.from_function(pick)
+    assert picked.param_docs.keys() == {"count"}  # no Param, no documentation
+    assert picked.parameters_schema()["properties"] == {
+        "count": {"description": "How many.", "minimum": 1, "type": "integer"},
+        "label": {"default": "a", "maxLength": 3, "type": "string"},
+    }
+    with pytest.raises(ToolError) as info:
+        picked.parse_arguments({"count": 0, "label": "long"})
+    assert info.value.message == (
+        "Invalid arguments for pick: argument 'count': Input should be greater than or equal "
+        "to 1; argument 'label': String should have at most 3 characters."
+    )
+
+
+def test_schema_keeps_real_unions_and_non_null_defaults() -> None:
+    @tool(kind="read", description="d")
+    def find(
+        key: int | str,
+        limit: int | None = 5,
+        mode: Literal["a", "b"] | None = None,
+        where: Address | None = None,
+    ) -> None: ...
+
+    props = Tool.from_function(find).parameters_schema()["properties"]
+    assert props["key"] == {"anyOf": [{"type": "integer"}, {"type": "string"}]}
+    assert props["limit"] == {"default": 5, "type": "integer"}
+    assert props["mode"] == {"enum": ["a", "b"], "type": "string"}
+    assert props["where"]["properties"]["street"] == {"type": "string"}
+    assert "title" not in str(props) and "$defs" not in str(props) and "$ref" not in str(props)
+
+
+def test_an_explicit_spec_is_not_cached_on_the_function() -> None:
+    other = order.__lifebench_tool__.__class__(  # type: ignore[attr-defined]
+        kind=ToolKind.READ, description=Text("Another view of order."), name="peek"
+    )
+    peek = Tool.from_function(order, other)
+    assert (peek.name, peek.kind, peek.description()) == (
+        "peek",
+        ToolKind.READ,
+        "Another view of order.",
+    )
+    assert "definition" not in other.memo
+    assert Tool.from_function(order).name == "order"  # the decorated spec is untouched
