@@ -211,3 +211,11 @@ def test_evaluation_success_is_within_the_tolerance_of_one() -> None:
     assert Evaluation(reward=1.0 + 0.9e-6, basis="s").success
     assert not Evaluation(reward=1.0 - 1.1e-6, basis="s").success
     assert not Evaluation(reward=0.0, basis="s").success
+
+
+async def test_negative_reasks_are_refused() -> None:
+    model = ScriptedModel(["[1]"])
+    with pytest.raises(ValueError) as info:
+        await ask_json(model, "s", "p", _list, max_reasks=-1)
+    assert str(info.value) == "max_reasks must be at least 0, got -1"
+    assert not model.calls

@@ -91,3 +91,18 @@ def test_paraphrase_keeps_exact_duplicates_of_kept_rubrics_out() -> None:
     # a state rubric identical to an overall one is not added again
     task = _task([["Deliver to the hospital."]], ["Deliver to the hospital."])
     assert task_rubrics(task, "paraphrase") == ["Deliver to the hospital."]
+
+
+def test_punctuation_is_only_a_separator() -> None:
+    # a short rubric differing only by punctuation is the same rubric
+    task = _task([["Pay!", "(Pay)"]], ["Pay"])
+    assert task_rubrics(task, "paraphrase") == ["Pay"]
+
+
+def test_an_unknown_mode_is_refused() -> None:
+    task = _task([["S1"]], ["O1"])
+    with pytest.raises(ValueError) as info:
+        task_rubrics(task, "fuzzy")  # type: ignore[arg-type]
+    assert str(info.value) == (
+        "unknown rubric de-duplication mode 'fuzzy' (known: exact, paraphrase, overall)"
+    )
