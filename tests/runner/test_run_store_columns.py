@@ -393,3 +393,40 @@ def test_close_is_idempotent_and_releases_the_lock(tmp_path: Path) -> None:
     writer.close()
     writer.close()
     assert json.loads((tmp_path / "run.lock").read_text() or "0") >= 0
+
+
+def test_a_failed_write_rolls_back_and_leaves_the_store_usable(tmp_path: Path) -> None:
+    stray = WorkUnit("not-a-task", 0, 1)
+    with _open(tmp_path) as store:
+        with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+            store.record(stray, _sim(stray))  # units must belong to a known task
+        assert store.results() == [] and store.attempt_log() == []
+        assert store.record(UNIT, _sim(UNIT), _ev(1.0)) is UnitStatus.DONE
+        assert len(store.attempt_log()) == 1
+
+
+def test_a_simulation_of_another_unit_is_refused_by_name(tmp_path: Path) -> None:
+    with _open(tmp_path) as store, pytest.raises(ValueError) as info:
+        store.record(UNIT, _sim(OTHER))
+    assert str(info.value) == "simulation of t3#0 recorded for unit t2#1"
+
+
+def test_the_lock_file_names_the_writer(tmp_path: Path) -> None:
+    import os
+
+    (tmp_path / "run.lock").write_text("99999999999999")
+    with _open(tmp_path):
+        assert (tmp_path / "run.lock").read_text() == str(os.getpid())
+    (tmp_path / "run.lock").write_text("12345678901234567890")
+    with RunStore.read(tmp_path, write=True):
+        assert (tmp_path / "run.lock").read_text() == str(os.getpid())
+
+
+def test_connection_settings(tmp_path: Path) -> None:
+    with _open(tmp_path) as store:
+        conn = store._conn
+        assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+        assert conn.execute("PRAGMA synchronous").fetchone() == (1,)  # NORMAL
+        assert conn.execute("PRAGMA busy_timeout").fetchone() == (30_000,)
+        assert conn.execute("PRAGMA foreign_keys").fetchone() == (1,)
+        assert conn.isolation_level is None  # transactions are explicit
