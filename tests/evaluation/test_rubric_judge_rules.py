@@ -328,6 +328,23 @@ def test_bad_rubric_answers_are_explained(answer: object, problem: str) -> None:
     assert problem in str(info.value)
 
 
+@pytest.mark.parametrize(
+    ("answer", "message"),
+    [
+        ("a string", "expected a JSON list of rubric objects"),
+        ([1], "every list element must be an object"),
+        (
+            [{"key": k, "meetExpectation": True} for k in ("a", "b", "c", "d")],
+            "no known rubric_key in the answer (got ['a', 'b', 'c']); use the keys of the rubrics",
+        ),
+    ],
+)
+def test_rubric_shape_messages_in_full(answer: object, message: str) -> None:
+    with pytest.raises(ShapeError) as info:
+        _rubric_updates(frozenset({"rubric_0"}))(answer)
+    assert str(info.value) == message
+
+
 def test_verdict_answers() -> None:
     with_memory = _verdict_object(with_memory=True)
     without = _verdict_object(with_memory=False)
@@ -337,8 +354,9 @@ def test_verdict_answers() -> None:
     assert with_memory([answer, {"meetExpectation": False}]) == (True, "done [4]", "paid")
     assert with_memory({"meetExpectation": False}) == (False, "", "")
     for bad in ([], {"justification": "x"}, "true", [1]):
-        with pytest.raises(ShapeError, match="expected a JSON object with meetExpectation"):
+        with pytest.raises(ShapeError) as info:
             with_memory(bad)
+        assert str(info.value) == "expected a JSON object with meetExpectation"
 
 
 # ---- no-rubric variants ----------------------------------------------------------------------
@@ -491,3 +509,41 @@ def test_an_answer_without_any_key_is_explained() -> None:
     with pytest.raises(ShapeError) as info:
         _rubric_updates(frozenset({"rubric_0"}))([{"meetExpectation": True}])
     assert "no known rubric_key in the answer (got [''])" in str(info.value)
+
+
+@pytest.mark.parametrize("variant", ["sliding-norubric", "full-norubric"])
+async def test_max_reasks_reaches_the_no_rubric_variants(variant: str) -> None:
+    from lifebench.evaluation import JudgeError
+
+    model = ScriptedModel(["no json"], repeat_last=True)
+    with pytest.raises(JudgeError, match="after 1 attempts"):
+        await RubricJudge(model, variant=variant, max_reasks=0).evaluate(_task(), _sim(4))  # type: ignore[arg-type]
+    assert len(model.calls) == 1
+
+
+@pytest.mark.parametrize("variant", ["sliding", "full"])
+async def test_the_rubric_info(variant: str) -> None:
+    model = ScriptedModel([_all_met], repeat_last=True)
+    judge = RubricJudge(model, variant=variant, window=6, overlap=1, dedup="exact")  # type: ignore[arg-type]
+    result = await judge.evaluate(_task(), _sim(4))
+    assert result.info == {
+        "variant": variant,
+        "windows": [{"window": 1, "messages": [0, 3], "attempts": 1}],
+        "window_size": 6,
+        "overlap": 1,
+        "dedup": "exact",
+    }
+
+
+async def test_a_task_without_a_clock_shows_no_time() -> None:
+    task = VitaTask.model_validate(
+        {
+            "id": "T1",
+            "environment": {"user_id": "U1"},
+            "instructions": "Order tea.",
+            "evaluation_criteria": {"expected_states": [], "overall_rubrics": ["A"]},
+        }
+    )
+    model = ScriptedModel([_all_met], repeat_last=True)
+    await RubricJudge(model).evaluate(task, _sim(2))
+    assert "- Current time of the conversation: \n" in model.calls[0].messages[0].content
