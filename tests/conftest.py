@@ -1,19 +1,65 @@
-"""Shared fixtures: where the official sample data lives (``../shared/data``, read-only)."""
+"""Shared fixtures: where the official sample data lives (``../shared/data``, read-only).
+
+Tests that need the official samples ask for them through :func:`shared_file` (or the fixtures
+below). When a sample is missing the test is skipped with the reason shown in the summary,
+except in CI (``CI=true``), where a missing sample is a failure: a CI run must not go green by
+silently skipping the acceptance tests on the official data.
+
+The data directory is ``$LIFEBENCH_SHARED_DATA`` when set, else the first ``shared/data``
+found above this directory (``../shared/data`` of a worktree; also found from the copy of the
+tests that mutation testing runs in ``mutants/``).
+"""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
-SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+SHARED_DATA_ENV = "LIFEBENCH_SHARED_DATA"
+
+
+def _shared_data() -> Path:
+    override = os.environ.get(SHARED_DATA_ENV)
+    if override:
+        return Path(override)
+    here = Path(__file__).resolve().parent
+    for ancestor in here.parents:
+        candidate = ancestor / "shared" / "data"
+        if candidate.is_dir():
+            return candidate
+    return here.parents[1] / "shared" / "data"
+
+
+SHARED_DATA = _shared_data()
+
+# Property tests are deterministic (derandomized: the same examples on every run, no example
+# database) and have no per-example deadline, so CPU load cannot fail them.
+settings.register_profile("lifebench", derandomize=True, database=None, deadline=None)
+settings.load_profile("lifebench")
+
+
+def in_ci() -> bool:
+    """True when the environment says this is a CI run (``CI=true``, ``1`` or ``yes``)."""
+    return os.environ.get("CI", "").strip().lower() in ("true", "1", "yes")
 
 
 def shared_file(*parts: str) -> Path:
-    """A file of the official samples; the calling test is skipped when it is absent."""
+    """A file of the official samples (e.g. ``shared_file("vitabench", "x.json")``).
+
+    Missing: the calling test fails in CI and is skipped (with the path as reason) elsewhere.
+    """
     path = SHARED_DATA.joinpath(*parts)
     if not path.is_file():
-        pytest.skip(f"official sample {path} not available")
+        reason = (
+            f"official sample {path} not available (put the samples in ../shared/data or set "
+            f"{SHARED_DATA_ENV})"
+        )
+        if in_ci():
+            pytest.fail(f"{reason}; CI=true requires it", pytrace=False)
+        pytest.skip(reason)
     return path
 
 
@@ -21,3 +67,9 @@ def shared_file(*parts: str) -> Path:
 def delivery_tasks_en() -> Path:
     """The 60 official English delivery tasks."""
     return shared_file("vitabench", "delivery_tasks_en.json")
+
+
+@pytest.fixture
+def instore_tasks_en() -> Path:
+    """The 60 official English in-store tasks."""
+    return shared_file("vitabench", "instore_tasks_en.json")

@@ -51,13 +51,15 @@ def _current(messages: Sequence[Message]) -> dict[str, Any]:
 
 
 def test_rubric_dedup_modes() -> None:
+    # the three modes give three different lists on this task
     task = _task(
-        ["The noodles must be mild", "Deliver to the hospital"],
+        ["The noodles must be mild", "Deliver to the hospital", "Pay with the saved card"],
         ["The noodle dish must be mild.", "Deliver to the hospital", "Pay the order"],
     )
     assert task_rubrics(task, "exact") == [
         "The noodles must be mild",
         "Deliver to the hospital",
+        "Pay with the saved card",
         "The noodle dish must be mild.",
         "Pay the order",
     ]
@@ -66,7 +68,12 @@ def test_rubric_dedup_modes() -> None:
         "Deliver to the hospital",
         "Pay the order",
     ]
-    assert task_rubrics(task, "paraphrase") == task_rubrics(task, "overall")
+    assert task_rubrics(task, "paraphrase") == [
+        "The noodle dish must be mild.",
+        "Deliver to the hospital",
+        "Pay the order",
+        "Pay with the saved card",
+    ]
 
 
 async def test_state_carries_over_and_flips_only_when_told() -> None:

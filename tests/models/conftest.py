@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -9,6 +11,7 @@ import pytest
 
 from lifebench.models import OpenAICompatibleModel, RetryPolicy
 from lifebench.testing import MockOpenAIServer
+from lifebench.testing.mock_openai import echo_responder
 
 SECRET_KEY = "sk-lifebench-TEST-SECRET-0123456789abcdef"
 
@@ -24,6 +27,26 @@ class RecordingSleep:
 
 
 MakeModel = Callable[..., OpenAICompatibleModel]
+
+
+def hold_until_in_flight(server: MockOpenAIServer, n: int, limit_s: float = 10.0) -> None:
+    """Make the server hold every answer until ``n`` requests have been in flight together.
+
+    Tests of concurrency then do not depend on timing: the overlap they look for happens
+    because the server waits for it, not because a fixed latency was long enough (if it never
+    happens, answers resume after ``limit_s`` and the test's assertion fails).
+    """
+
+    reached = asyncio.Event()
+
+    async def respond(body: dict[str, Any]) -> dict[str, Any]:
+        if server.max_in_flight >= n:
+            reached.set()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(reached.wait(), limit_s)
+        return echo_responder(body)
+
+    server.responder = respond
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ from lifebench.models import (
 )
 from lifebench.testing import MockOpenAIServer
 
-from .conftest import RecordingSleep
+from .conftest import RecordingSleep, hold_until_in_flight
 
 HELLO = [UserMessage(content="hello")]
 
@@ -67,6 +67,7 @@ async def test_resolve_config_name(server: MockOpenAIServer) -> None:
 
 
 async def test_models_of_one_endpoint_share_the_limit(server: MockOpenAIServer) -> None:
+    hold_until_in_flight(server, 2)
     factory = _factory(server)
     agent, user = factory.resolve("agent"), factory.resolve("user")
     await asyncio.gather(*(m.generate(HELLO) for m in [agent, user] * 6))

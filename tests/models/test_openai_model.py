@@ -26,8 +26,9 @@ from lifebench.models import (
     RetryPolicy,
 )
 from lifebench.testing import MockOpenAIServer, completion_response, tool_call
+from timeout_injection import GENEROUS_TIMEOUT_S, TimeoutPlan, inject_timeouts
 
-from .conftest import MakeModel, RecordingSleep
+from .conftest import MakeModel, RecordingSleep, hold_until_in_flight
 
 HELLO: list[Message] = [SystemMessage(content="Be brief."), UserMessage(content="hello there")]
 
@@ -183,12 +184,12 @@ async def test_429_without_retry_after_uses_backoff(
     assert 0.0 <= sleep.delays[0] <= 0.5 and 0.0 <= sleep.delays[1] <= 1.0
 
 
-@pytest.mark.parametrize("fault", ["500", "503", "408", "timeout", "garbage", "disconnect"])
+@pytest.mark.parametrize("fault", ["500", "503", "408", "garbage", "disconnect"])
 async def test_transient_faults_retried_and_counted(
     make_model: MakeModel, sleep: RecordingSleep, fault: str
 ) -> None:
-    async with MockOpenAIServer(faults=[fault, fault], hang_s=1.0) as server:
-        model = make_model(server, timeout_s=0.25)
+    async with MockOpenAIServer(faults=[fault, fault]) as server:
+        model = make_model(server)
         answer = await model.generate(HELLO)
 
     assert answer.content == "echo: hello there"
@@ -196,6 +197,52 @@ async def test_transient_faults_retried_and_counted(
     assert model.stats.retries == 2 and model.stats.api_calls == 3 and model.stats.failures == 0
     assert len(sleep.delays) == 2
     assert server.count == 3 and server.faults_injected == [fault, fault]
+
+
+async def test_timeouts_are_retried_and_counted(
+    make_model: MakeModel,
+    sleep: RecordingSleep,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    plan = inject_timeouts(monkeypatch, TimeoutPlan([True, True]))
+    async with MockOpenAIServer() as server:
+        model = make_model(server, timeout_s=GENEROUS_TIMEOUT_S)
+        answer = await model.generate(HELLO)
+
+    assert answer.content == "echo: hello there"
+    assert answer.usage is not None and answer.usage.retries == 2
+    assert model.stats.retries == 2 and model.stats.api_calls == 3 and model.stats.failures == 0
+    assert (plan.injected, len(sleep.delays)) == (2, 2)
+    assert server.count == 1  # the timed-out attempts never reached the server
+    assert caplog.text.count("request timed out after 60s") == 2
+
+
+async def test_timeouts_exhaust_the_retries_like_any_transient_fault(
+    make_model: MakeModel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    inject_timeouts(monkeypatch, TimeoutPlan([True] * 3))
+    async with MockOpenAIServer() as server:
+        model = make_model(
+            server,
+            timeout_s=GENEROUS_TIMEOUT_S,
+            retry=RetryPolicy(max_attempts=3, base_delay_s=0.01),
+        )
+        with pytest.raises(ModelError, match=r"gave up after 3 attempts: request timed out"):
+            await model.generate(HELLO)
+    assert server.count == 0 and model.stats.failures == 1
+
+
+async def test_a_hanging_server_times_out_for_real(make_model: MakeModel) -> None:
+    # The mock's "timeout" fault hangs far longer than the client waits, so that attempt times
+    # out for sure; the retry is answered at once. Only lower bounds are asserted: under load a
+    # normal answer could time out too.
+    async with MockOpenAIServer(faults=["timeout"], hang_s=30.0) as server:
+        model = make_model(server, timeout_s=0.5)
+        answer = await model.generate(HELLO)
+    assert answer.content == "echo: hello there"
+    assert answer.usage is not None and answer.usage.retries >= 1
+    assert server.faults_injected == ["timeout"] and server.count >= 2
 
 
 async def test_exhausted_retries_raise_model_error(
@@ -253,7 +300,8 @@ async def test_api_key_never_leaks(
 
 async def test_concurrency_limit_respected(make_model: MakeModel) -> None:
     limits = EndpointLimits()
-    async with MockOpenAIServer(latency_s=0.02) as server:
+    async with MockOpenAIServer() as server:
+        hold_until_in_flight(server, 3)
         limiter = limits.limiter(server.base_url, 3)
         # two models on the same endpoint share the limit
         first = make_model(server, limiter=limiter)
@@ -267,17 +315,24 @@ async def test_concurrency_limit_respected(make_model: MakeModel) -> None:
 
 
 async def test_without_limiter_requests_overlap(make_model: MakeModel) -> None:
-    async with MockOpenAIServer(latency_s=0.02) as server:
+    async with MockOpenAIServer() as server:
+        hold_until_in_flight(server, 4)
         model = make_model(server)
         await asyncio.gather(*(model.generate(HELLO) for _ in range(8)))
     assert server.max_in_flight > 3
 
 
-async def test_random_failures_all_complete(make_model: MakeModel) -> None:
-    async with MockOpenAIServer(failure_rate=0.3, seed=1234, hang_s=0.6) as server:
+async def test_random_failures_all_complete(
+    make_model: MakeModel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # ~30% server faults and ~15% client timeouts, both seeded; no real deadline is involved,
+    # so every retry is one of the injected faults, whatever the CPU load.
+    plan = inject_timeouts(monkeypatch, TimeoutPlan(rate=0.15, seed=99))
+    kinds = ("429", "500", "garbage", "disconnect")
+    async with MockOpenAIServer(failure_rate=0.3, fault_kinds=kinds, seed=1234) as server:
         model = make_model(
             server,
-            timeout_s=0.2,
+            timeout_s=GENEROUS_TIMEOUT_S,
             retry=RetryPolicy(max_attempts=10, base_delay_s=0.001, max_delay_s=0.01),
             limiter=EndpointLimits().limiter(server.base_url, 16),
         )
@@ -287,11 +342,13 @@ async def test_random_failures_all_complete(make_model: MakeModel) -> None:
 
     assert [a.content for a in answers] == [f"echo: q{i}" for i in range(50)]
     injected = server.faults_injected
-    assert len(injected) >= 10  # ~30% of ~70 requests
-    assert set(injected) <= {"429", "500", "timeout", "garbage", "disconnect"}
-    assert model.stats.retries == len(injected)
-    assert sum(a.usage.retries for a in answers if a.usage) == len(injected)
-    assert model.stats.api_calls == server.count == 50 + len(injected)
+    assert len(injected) >= 10 and plan.injected >= 5
+    assert set(injected) == set(kinds)
+    faults = len(injected) + plan.injected
+    assert model.stats.retries == faults
+    assert sum(a.usage.retries for a in answers if a.usage) == faults
+    assert model.stats.api_calls == plan.decisions == server.count + plan.injected
+    assert server.count == 50 + len(injected)
     assert model.stats.calls == 50 and model.stats.failures == 0
 
 

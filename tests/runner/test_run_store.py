@@ -175,3 +175,14 @@ def test_one_writer_per_run_directory(tmp_path: Path) -> None:
         first.close()
     second = RunStore.open(tmp_path, {"a": 1}, "h", {"t": "x"})  # released on close
     second.close()
+
+
+def test_timestamps_are_utc_iso_with_milliseconds(tmp_path: Path) -> None:
+    import re
+
+    unit = units()[0]
+    with open_store(tmp_path) as store:
+        store.record(unit, simulation(unit), evaluation(1.0))
+        stamps = [store.meta.created_at, store.results()[0].updated_at, store.attempt_log()[0].at]
+    for stamp in stamps:
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00", stamp), stamp

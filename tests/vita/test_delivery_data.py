@@ -1,4 +1,4 @@
-"""The delivery environment on the 60 official English delivery tasks (skipped if absent)."""
+"""The delivery environment on the 60 official English delivery tasks (needs ../shared)."""
 
 from __future__ import annotations
 
@@ -8,18 +8,20 @@ from typing import Any
 
 import pytest
 
+from conftest import shared_file
 from lifebench.tools import ToolOutcome
 from lifebench.vita.domains.delivery import DeliveryEnvironment
 from lifebench.vita.task import VitaTask
 
-DATA = Path("/work/shared/data/vitabench/delivery_tasks_en.json")
 
-pytestmark = pytest.mark.skipif(not DATA.exists(), reason=f"{DATA} not available")
+@pytest.fixture(scope="module")
+def data() -> Path:
+    return shared_file("vitabench", "delivery_tasks_en.json")
 
 
 @pytest.fixture(scope="module")
-def tasks() -> list[VitaTask]:
-    return [VitaTask.model_validate(t) for t in json.loads(DATA.read_text(encoding="utf-8"))]
+def tasks(data: Path) -> list[VitaTask]:
+    return [VitaTask.model_validate(t) for t in json.loads(data.read_text(encoding="utf-8"))]
 
 
 @pytest.fixture(scope="module")
@@ -143,8 +145,8 @@ def test_data_oddities_are_normalised(envs: dict[str, DeliveryEnvironment]) -> N
     assert any(o.shipping_time is None for e in envs.values() for o in e.db.orders.values())
 
 
-def test_tasks_are_not_mutated(tasks: list[VitaTask]) -> None:
-    raw = json.loads(DATA.read_text(encoding="utf-8"))
+def test_tasks_are_not_mutated(tasks: list[VitaTask], data: Path) -> None:
+    raw = json.loads(data.read_text(encoding="utf-8"))
     assert [t.model_dump(mode="json")["environment"] for t in tasks] == [
         t["environment"] for t in raw
     ]

@@ -21,9 +21,6 @@ from lifebench.vita.loader import (
 )
 from lifebench.vita.timefmt import normalise_time
 
-OFFICIAL_DELIVERY = Path("/work/shared/data/vitabench/delivery_tasks_en.json")
-OFFICIAL_INSTORE = Path("/work/shared/data/vitabench/instore_tasks_en.json")
-
 
 def make_task(task_id: str = "T001") -> dict[str, Any]:
     """A small, valid delivery task in the official format (synthetic data)."""
@@ -130,11 +127,10 @@ def _at(data: Any, field: str) -> tuple[Any, str | int]:
     return data, keys[-1]
 
 
-@pytest.mark.skipif(not OFFICIAL_DELIVERY.exists(), reason="official VitaBench data not present")
-def test_official_delivery_file_loads_unchanged() -> None:
+def test_official_delivery_file_loads_unchanged(delivery_tasks_en: Path) -> None:
     """Kept verbatim except the time fields the loader normalised, each with its note."""
-    raw = json.loads(OFFICIAL_DELIVERY.read_text(encoding="utf-8"))
-    tasks = load_tasks(OFFICIAL_DELIVERY)
+    raw = json.loads(delivery_tasks_en.read_text(encoding="utf-8"))
+    tasks = load_tasks(delivery_tasks_en)
     assert len(tasks) == 60
     assert len({t.id for t in tasks}) == 60
     noted = 0
@@ -157,16 +153,14 @@ def test_official_delivery_file_loads_unchanged() -> None:
     assert noted == 11  # trailing spaces in 11 times of the shared sample
 
 
-@pytest.mark.skipif(not OFFICIAL_INSTORE.exists(), reason="official VitaBench data not present")
-def test_official_instore_file_loads() -> None:
-    tasks = load_tasks(OFFICIAL_INSTORE)
+def test_official_instore_file_loads(instore_tasks_en: Path) -> None:
+    tasks = load_tasks(instore_tasks_en)
     assert len(tasks) == 60
     assert len({t.id for t in tasks}) == 60
 
 
-@pytest.mark.skipif(not OFFICIAL_DELIVERY.exists(), reason="official VitaBench data not present")
-def test_official_file_as_json_lines(tmp_path: Path) -> None:
-    raw = json.loads(OFFICIAL_DELIVERY.read_text(encoding="utf-8"))
+def test_official_file_as_json_lines(tmp_path: Path, delivery_tasks_en: Path) -> None:
+    raw = json.loads(delivery_tasks_en.read_text(encoding="utf-8"))
     lines = "\n".join(json.dumps(task, ensure_ascii=False) for task in raw[:5]) + "\n"
     tasks = load_tasks(write(tmp_path, lines, "tasks.jsonl"))
     assert [t.id for t in tasks] == [t["id"] for t in raw[:5]]

@@ -6,25 +6,22 @@ import copy
 import json
 from collections.abc import Callable
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from conftest import shared_file
 from lifebench.vita.lint import LintIssue, lint_task, lint_tasks
 from lifebench.vita.loader import load_tasks
 from lifebench.vita.task import VitaTask
 
-OFFICIAL_DELIVERY = Path("/work/shared/data/vitabench/delivery_tasks_en.json")
 STATE0 = "evaluation_criteria.expected_states[0]"
 ORDER0 = f"{STATE0}.required_orders[0]"
 
 
 @pytest.fixture(scope="module")
 def official_issues() -> list[LintIssue]:
-    if not OFFICIAL_DELIVERY.exists():
-        pytest.skip("official VitaBench data not present")
-    return lint_tasks(load_tasks(OFFICIAL_DELIVERY))
+    return lint_tasks(load_tasks(shared_file("vitabench", "delivery_tasks_en.json")))
 
 
 def find(issues: list[LintIssue], task_id: str, field: str) -> LintIssue:

@@ -78,6 +78,8 @@ async def ask_json(
     ``check`` raises :class:`ShapeError` (or ``ValueError``) with a short explanation when the
     answer has the wrong shape; the explanation is sent back to the judge.
     """
+    if max_reasks < 0:
+        raise ValueError(f"max_reasks must be at least 0, got {max_reasks}")
     messages: list[Message] = [SystemMessage(content=system), UserMessage(content=prompt)]
     usage = Usage.zero()
     problem = ""

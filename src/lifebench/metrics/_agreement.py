@@ -14,7 +14,10 @@ from lifebench.metrics._types import BasisUsage
 def cohen_kappa(a: Sequence[bool], b: Sequence[bool]) -> float | None:
     """Cohen's κ of two binary raters over the same items; None without items.
 
-    When both raters are constant and agree, κ is 1 (perfect, if degenerate, agreement).
+    κ = (p_o − p_e) / (1 − p_e): observed agreement p_o against the agreement p_e expected by
+    chance from each rater's own rate of True (p_e = p_a·p_b + (1 − p_a)(1 − p_b)). p_e is 1
+    only when both raters are constant and equal, which is perfect (if degenerate) agreement:
+    κ = 1.
     """
     n = len(a)
     if n == 0 or n != len(b):
@@ -23,7 +26,7 @@ def cohen_kappa(a: Sequence[bool], b: Sequence[bool]) -> float | None:
     pa, pb = sum(a) / n, sum(b) / n
     expected = pa * pb + (1 - pa) * (1 - pb)
     if math.isclose(expected, 1.0):
-        return 1.0 if math.isclose(observed, 1.0) else 0.0
+        return 1.0
     return (observed - expected) / (1 - expected)
 
 
@@ -50,14 +53,14 @@ def usage_by_basis(evaluations: Sequence[Evaluation]) -> dict[str, BasisUsage]:
             t[4] += result.usage.calls
     out: dict[str, BasisUsage] = {}
     for name in sorted(totals):
-        n, prompt, completion, cost, calls = totals[name]
+        n, prompt, completion, cost, calls = totals[name]  # n >= 1: the basis was seen
         out[name] = BasisUsage(
             evaluations=int(n),
             calls=int(calls),
             prompt_tokens=int(prompt),
             completion_tokens=int(completion),
             cost=cost,
-            mean_tokens=(prompt + completion) / n if n else 0.0,
-            mean_cost=cost / n if n else 0.0,
+            mean_tokens=(prompt + completion) / n,
+            mean_cost=cost / n,
         )
     return out

@@ -46,10 +46,6 @@ class _TaskTally:
         return sum(is_success(r) for r in self.rewards)
 
 
-def _usable(evaluation: Evaluation | None) -> bool:
-    return evaluation is not None and evaluation.error is None
-
-
 def _task_rows(tallies: dict[str, _TaskTally]) -> list[TaskMetrics]:
     rows = []
     for task_id in sorted(tallies):
@@ -153,14 +149,12 @@ def compute_metrics(
     scored_rows = [t for t in rows if t.n_trials > 0]
     max_k = min((t.n_trials for t in scored_rows), default=0)
     hat, at, avg = _per_k(scored_rows, max_k)
-    ci = bootstrap_ci(
+    ci = bootstrap_ci(  # no scored task: empty columns, no interval
         {
             "avg": avg,
             **{f"hat{k}": v for k, v in hat.items()},
             **{f"at{k}": v for k, v in at.items()},
-        }
-        if scored_rows
-        else {},
+        },
         samples=bootstrap_samples,
         seed=seed,
         level=CI_LEVEL,

@@ -304,7 +304,9 @@ class RunStore:
             same_hash = config_hash == stored.config_hash or (
                 rehash is not None and rehash(stored.config) == config_hash
             )
-            RunStore._check_unchanged(directory, stored, config, same_hash, stored_tasks, tasks)
+            RunStore._check_unchanged(
+                directory, stored, config, config_hash, same_hash, stored_tasks, tasks
+            )
             current = json.loads(config_json)
             notes = [
                 f"changed without affecting results: {line}"
@@ -341,6 +343,7 @@ class RunStore:
         directory: Path,
         meta: RunMeta,
         config: dict[str, Any],
+        config_hash: str,
         same_hash: bool,
         stored_tasks: Mapping[str, str],
         tasks: Mapping[str, str],
@@ -348,7 +351,10 @@ class RunStore:
         problems: list[str] = []
         if not same_hash:
             diffs = config_differences(meta.config, json.loads(canonical_json(config)))
-            head = f"the configuration changed (stored hash {meta.config_hash[:12]})"
+            head = (
+                f"the configuration changed (stored hash {meta.config_hash[:12]}, "
+                f"now {config_hash[:12]})"
+            )
             if diffs:
                 problems.append(head + "; differing keys:\n" + "\n".join(f"    {d}" for d in diffs))
             else:

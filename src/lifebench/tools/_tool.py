@@ -303,7 +303,11 @@ def _jsonable(value: Any) -> Any:
 
 
 def tools_of(obj: object) -> list[Tool]:
-    """Every ``@tool`` method of ``obj`` (bound to it), in class definition order."""
+    """Every ``@tool`` method of ``obj`` (bound to it), in class definition order.
+
+    A method a subclass overrides keeps its base-class position but uses the override's
+    ``@tool`` spec when it has one.
+    """
     seen: set[str] = set()
     found: list[Tool] = []
     for klass in reversed(type(obj).__mro__):
@@ -312,7 +316,8 @@ def tools_of(obj: object) -> list[Tool]:
             if spec is None or attr in seen:
                 continue
             seen.add(attr)
-            found.append(Tool.from_function(getattr(obj, attr), spec))
+            final = getattr(getattr(type(obj), attr), TOOL_SPEC_ATTR, spec)
+            found.append(Tool.from_function(getattr(obj, attr), final))
     return found
 
 

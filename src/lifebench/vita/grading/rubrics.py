@@ -37,6 +37,9 @@ def _unique(items: list[str]) -> list[str]:
 
 def task_rubrics(task: VitaTask, mode: DedupMode = "paraphrase") -> list[str]:
     """The rubrics ``task`` is judged on, in file order, under de-duplication ``mode``."""
+    if mode not in DEDUP_MODES:
+        known = ", ".join(DEDUP_MODES)
+        raise ValueError(f"unknown rubric de-duplication mode {mode!r} (known: {known})")
     criteria = task.evaluation_criteria
     if criteria is None:
         return []
