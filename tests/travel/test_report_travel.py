@@ -42,7 +42,9 @@ async def test_single_subset_run() -> None:
     assert single["meta_judge"]["rated"] == 2 and single["meta_judge"]["calibrated"] == 1
     assert single["meta_judge"]["mean"] == 4.5
     assert single["judge_failures"] == 0 and single["n"] == 2
-    assert single["dimensions"]["presentation"]["distribution"]["3"] == 1
+    assert single["dimensions"]["presentation"]["distribution"] == [0, 0, 1, 0, 1]
+    assert single["tool_error_rate_buckets"] == [1, 0, 1, 0, 0]
+    assert single["meta_judge"]["distribution"] == [0, 0, 0, 1, 1]
     assert "unsolved_accuracy" not in out
     assert out["travel"]["overall"] is None
 

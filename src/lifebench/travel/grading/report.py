@@ -13,6 +13,8 @@ Top level of ``report.json`` (beside the core metrics):
   trajectory's errors / calls, 0 for a trajectory without calls), ``pooled_tool_error_rate``
   (all errors / all calls, the core's definition), meta-judge statistics, judge failures,
   sandbox counters (cache hit rate, simulated calls); plus the judge kind and its caveat.
+  Distributions are lists of counts for ratings 1…5; ``tool_error_rate_buckets`` counts the
+  trajectories whose error rate is 0, in (0, 25%], (25%, 50%], (50%, 75%] and above 75%.
 
 The core's top-level ``tool_error_rate`` is the pooled rate over every completed simulation;
 the per-subset ``tool_error_rate`` here is the official per-trajectory mean.
@@ -27,6 +29,7 @@ from lifebench.evaluation import BasisResult
 from lifebench.metrics import ResultRecord
 from lifebench.travel.grading.offline import JUDGE_KIND_OFFLINE, OFFLINE_NOTE
 from lifebench.travel.grading.scoring import (
+    BUCKETS,
     InstanceScore,
     aggregate,
     dimensions_of,
@@ -169,7 +172,7 @@ def _judged_subset(subset: str, records: Sequence[ResultRecord]) -> dict[str, An
                 "mean_rating": _round(s.mean_rating),
                 "raw": _round(s.raw),
                 "score": _round(s.score),
-                "distribution": s.distribution,
+                "distribution": [s.distribution[str(k)] for k in range(1, 6)],
                 "missing": missing[d],
             }
             for d, s in agg.dimensions.items()
@@ -177,13 +180,13 @@ def _judged_subset(subset: str, records: Sequence[ResultRecord]) -> dict[str, An
         "tool_error_rate": _round(agg.tool_error_rate),
         "pooled_tool_error_rate": _pooled_rate(records),
         "samples_with_tool_errors": agg.samples_with_errors,
-        "tool_error_rate_buckets": agg.error_rate_buckets,
+        "tool_error_rate_buckets": [agg.error_rate_buckets[b] for b in BUCKETS],
         "meta_judge": {
             "enabled": meta_on,
             "rated": len(metas),
             "failures": meta_failed,
             "mean": _round(sum(metas) / len(metas)) if metas else None,
-            "distribution": {str(k): metas.count(k) for k in range(1, 6)},
+            "distribution": [metas.count(k) for k in range(1, 6)],
             "calibrated": sum(1 for m in metas if m < 5),
         },
         "sandbox": _sandbox(records),
