@@ -88,6 +88,21 @@ class TravelSuite:
         time = task.time if isinstance(task, TravelTask) else DEFAULT_TIME
         return TravelEnvironment(Sandbox(SandboxConfig()), time, language).tools
 
+    def toolset_at(
+        self, domain: str, language: Language, time: str, task: Any | None = None
+    ) -> ToolSet:
+        """The ten tools over the offline world at instance time ``time`` ("YYYY-MM-DD HH:MM";
+        ``lifebench tools call --time``)."""
+        from lifebench.travel.environment import TravelEnvironment
+        from lifebench.travel.task import parse_time
+
+        self.resolve_domain(None, domain)
+        try:
+            parse_time(time)
+        except ValueError as exc:
+            raise InputError(str(exc), field="--time") from None
+        return TravelEnvironment(Sandbox(SandboxConfig()), time.strip(), language).tools
+
     def sandbox(self, options: RunOptions, models: ModelResolver) -> Sandbox:
         """The run's sandbox (one per distinct configuration, shared by the run's episodes)."""
         travel = options.options_for(TravelOptions)
