@@ -74,10 +74,18 @@ async def test_failed_meta_judge_leaves_the_factor_at_one_and_is_recorded() -> N
     )
     result = await judge.evaluate(Task(), simulation())
     assert len(model.calls) == 4
-    assert result.info["meta_failed"] is True and "meta_error" in result.info
+    assert result.info["meta_failed"] is True
+    assert "judge gave no usable answer after 3 attempts" in result.info["meta_error"]
+    assert "only the XML in the required format" in model.calls[2].messages[-1].content
     assert result.info["meta_score"] is None
     assert result.reward == pytest.approx(((13 / 3) - 1) / 4)
     assert result.usage.calls == 4  # the failed meta calls are still accounted
+
+
+async def test_meta_judge_re_asks_are_bounded_by_the_setting() -> None:
+    judge, model = _judge([judge_xml("优秀", "优秀", "优秀"), "no", "no"], max_reasks=0)
+    result = await judge.evaluate(Task(), simulation())
+    assert len(model.calls) == 2 and result.info["meta_failed"] is True
 
 
 async def test_unreadable_judge_is_re_asked_with_the_problem() -> None:

@@ -48,6 +48,8 @@ def _xml(r1: str = "较好", r2: str = "一般", r3: str = "优秀") -> str:
         ("4/5", 4),
         ("3分", 3),
         ("rating: good", 4),
+        ("rating: **good**", 4),
+        ("较好" + "啊" * 18, 4),
     ],
 )
 def test_rating_words_and_their_decorations(text: str, value: int) -> None:
@@ -55,7 +57,8 @@ def test_rating_words_and_their_decorations(text: str, value: int) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["", "较好偏一般", "6", "0", "great", "中等", "极差" * 11, "<!-- 评级 -->"]
+    "text",
+    ["", "较好偏一般", "6", "0", "great", "中等", "极差" * 11, "<!-- 评级 -->", "较好" + "啊" * 19],
 )
 def test_unreadable_or_ambiguous_ratings(text: str) -> None:
     assert rating_value(text) is None
@@ -112,9 +115,67 @@ def test_template_echo_then_answer_takes_the_answer() -> None:
 
 
 def test_earlier_readable_block_is_kept_when_a_later_one_is_unreadable() -> None:
-    text = _xml("较好", "较好", "较好") + "\n<presentation><rating>???</rating></presentation>"
+    later = "<presentation><rating>???</rating></presentation></response>"
+    text = _xml("较好", "较好", "较好").replace("</response>", later)
     reply = parse_judge_reply(text, DIMS)
     assert reply is not None and reply.ratings()["presentation"] == 4
+
+
+def test_text_after_the_response_is_not_read() -> None:
+    text = (
+        _xml("优秀", "优秀", "优秀")
+        + "\n注：例如 <presentation><rating>极差</rating></presentation>"
+    )
+    reply = parse_judge_reply(text, DIMS)
+    assert reply is not None and reply.ratings()["presentation"] == 5
+    meta = parse_meta_reply(
+        "<meta_evaluation><rating>优秀</rating></meta_evaluation> 旧的：<rating>极差</rating>"
+    )
+    assert meta is not None and meta.value == 5
+
+
+def test_uppercase_tags_and_unclosed_reasoning() -> None:
+    text = (
+        "<response><PRESENTATION><REASONING>清楚</REASONING><RATING>较好</RATING></PRESENTATION>"
+        "<REASONING_PLANNING><REASONING>没关上<RATING>一般</RATING></REASONING_PLANNING></response>"
+    )
+    reply = parse_judge_reply(text, DIMS)
+    assert reply is not None
+    assert reply.verdicts["presentation"].reasoning == "清楚"
+    assert reply.verdicts["reasoning_planning"].reasoning == "没关上"
+    assert reply.ratings()["reasoning_planning"] == 3
+
+
+def test_empty_reasoning_and_markup_inside_a_rating() -> None:
+    text = (
+        "<response><reasoning_planning><reasoning><rating>较好</rating></reasoning_planning>"
+        "<presentation><reasoning>x</reasoning><rating>较好<br/><br/></rating></presentation>"
+        "<summarization_extraction><reasoning>y</reasoning><rating>very poor</rating>"
+        "</summarization_extraction></response>"
+    )
+    reply = parse_judge_reply(text, DIMS)
+    assert reply is not None
+    assert reply.verdicts["reasoning_planning"].reasoning == ""
+    assert reply.ratings() == {
+        "reasoning_planning": 4,
+        "summarization_extraction": 1,
+        "presentation": 4,
+    }
+
+
+def test_comments_and_fences_inside_ratings() -> None:
+    text = (
+        "<response><reasoning_planning><rating><!-- 选一个 -->good</rating></reasoning_planning>"
+        "<summarization_extraction><rating>fair</rating></summarization_extraction>"
+        "<presentation><rating>excellent\n```"
+    )
+    reply = parse_judge_reply(text, DIMS)
+    assert reply is not None
+    assert reply.ratings() == {
+        "reasoning_planning": 4,
+        "summarization_extraction": 3,
+        "presentation": 5,
+    }
 
 
 def test_missing_dimension_and_unreadable_rating_are_unrated() -> None:

@@ -138,6 +138,8 @@ def test_empty_subset_has_no_score() -> None:
     assert agg.n == 0 and agg.score is None and agg.raw_score is None
     assert agg.penalized_score is None and agg.mean_instance_score is None
     assert agg.tool_error_rate is None
+    assert agg.error_rate_buckets == {"0%": 0, "0-25%": 0, "25-50%": 0, "50-75%": 0, "75-100%": 0}
+    assert agg.samples_with_errors == 0 and agg.dimensions == {}
 
 
 def test_tool_error_rate_buckets_and_mean() -> None:

@@ -183,7 +183,7 @@ _ABILITY = {
 _ABILITY_MULTI = {
     "zh": "- 如果确实需要用户做选择，只能问一个与能否执行密切相关的问题（例如“更看重最便宜，还是离某地最近？”）。\n",
     "en": "- If the user really must make a choice, ask a single question that matters for "
-    "executing the plan (e.g. \"cheapest, or closest to X?\").\n",
+    'executing the plan (e.g. "cheapest, or closest to X?").\n',
 }
 
 _STEPS = {
@@ -413,5 +413,8 @@ def user_prompt(profile: str, intent: str, context: str, time: str, language: st
     )
 
 
-NO_PREFERENCE = {"zh": "我没有特别的偏好，你看着安排就行。", "en": "No particular preference, you decide."}
+NO_PREFERENCE = {
+    "zh": "我没有特别的偏好，你看着安排就行。",
+    "en": "No particular preference, you decide.",
+}
 """What the offline scripted multi-turn user answers to a question."""

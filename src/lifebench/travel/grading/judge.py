@@ -82,7 +82,9 @@ def _judge_check(dimensions: Sequence[str]) -> Any:
     def check(parsed: Any) -> JudgeReply:
         if not isinstance(parsed, JudgeReply) or not parsed.verdicts:
             raise ShapeError(
-                f"no <response> block with the dimension tags ({', '.join(dimensions)}) was found"
+                "no <response> block with the dimension tags "
+                + ", ".join(f"<{d}>" for d in dimensions)
+                + " was found"
             )
         if not parsed.rated:
             raise ShapeError(

@@ -145,7 +145,7 @@ def _judged_subset(subset: str, records: Sequence[ResultRecord]) -> dict[str, An
             failures += 1
             continue
         instances.append(inst)
-        kinds.add(str(basis.info.get("judge_kind", "llm")))
+        kinds.add(str(basis.info.get("judge_kind", "unlabelled")))
         meta_on += int(bool(basis.info.get("meta_judge")))
         meta_failed += int(bool(basis.info.get("meta_failed")))
         for d in dims:
@@ -195,7 +195,7 @@ def _judged_subset(subset: str, records: Sequence[ResultRecord]) -> dict[str, An
 
 def _unsolved_subset(records: Sequence[ResultRecord]) -> dict[str, Any]:
     verdicts: list[Mapping[str, Any]] = []
-    rule = None
+    rule = "first"
     failures = 0
     ungraded = 0
     for r in records:
@@ -207,21 +207,21 @@ def _unsolved_subset(records: Sequence[ResultRecord]) -> dict[str, Any]:
         if evaluation.error is not None or result is None or "by_rule" not in result.info:
             failures += 1
             continue
-        verdicts.append(result.info.get("by_rule") or {})
-        rule = str(result.info.get("rule") or rule or "first")
+        verdicts.append(result.info["by_rule"])
+        rule = str(result.info.get("rule", rule))
     n = len(verdicts)
     by_rule: dict[str, float | None] = {
         name: _round(sum(bool(v.get(name)) for v in verdicts) / n) if n else None
         for name in UNSOLVED_RULES
     }
-    accuracy = by_rule.get(rule or "first")
+    accuracy = by_rule.get(rule)
     sims = [r.simulation for r in records if r.simulation is not None]
     rates = [s.tool_errors / s.tool_calls if s.tool_calls else 0.0 for s in sims]
     return {
         "n": n,
         "evaluation_failures": failures,
         "ungraded": ungraded,
-        "rule": rule or "first",
+        "rule": rule,
         "unsolved_accuracy": accuracy,
         "accuracy_by_rule": by_rule,
         "score": None if accuracy is None else _round(100.0 * accuracy),

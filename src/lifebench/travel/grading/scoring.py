@@ -164,7 +164,12 @@ def aggregate(instances: Sequence[InstanceScore], dimensions: Sequence[str]) -> 
     """The subset's numbers (see the module docstring); None scores when nothing was judged."""
     if not instances:
         return SubsetScore(
-            n=0, score=None, raw_score=None, penalized_score=None, mean_instance_score=None
+            n=0,
+            score=None,
+            raw_score=None,
+            penalized_score=None,
+            mean_instance_score=None,
+            error_rate_buckets=dict.fromkeys(BUCKETS, 0),
         )
     dims: dict[str, DimensionSummary] = {}
     for d in dimensions:
