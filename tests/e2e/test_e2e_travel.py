@@ -168,3 +168,62 @@ def test_unsolvable_run_with_an_llm_agent(tmp_path: Path, server: MockOpenAIServ
     assert rep["unsolved_accuracy"] == 1.0 and rep["score"] == 100.0
     assert rep["travel"]["subsets"]["unsolvable"]["accuracy_by_rule"]["exact"] == 1.0
     assert rep["tokens"]["agent"]["prompt"] > 0 and rep["cost"]["agent"] > 0
+
+
+def test_imported_official_run_is_regraded_with_our_judge(
+    tmp_path: Path, server: MockOpenAIServer
+) -> None:
+    messages = [
+        {"role": "system", "content": "旅行助手"},
+        {"role": "user", "content": "成都天气"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "c1",
+                    "name": "weather_current_conditions",
+                    "arguments": {"location": "成都市"},
+                }
+            ],
+        },
+        {
+            "role": "tool",
+            "tool_call_id": "c1",
+            "name": "weather_current_conditions",
+            "content": "晴",
+            "error": False,
+        },
+        {"role": "assistant", "content": "成都市现在晴。", "tool_calls": None},
+    ]
+    result = {
+        "trace_id": "1",
+        "mode": "single_turn",
+        "trial_id": 0,
+        "query": "成都天气",
+        "context": "**用户当前位置坐标**\nlatitude: 30.57\nlongitude: 104.07",
+        "success": True,
+        "conversation_id": "c",
+        "completion_reason": "completed",
+        "tool_calls_count": 1,
+        "tool_errors": 0,
+        "cache_hits": 1,
+        "cache_misses": 0,
+        "messages": messages,
+    }
+    inference = tmp_path / "single_turn.json"
+    inference.write_text(json.dumps({"summary": {}, "results": [result]}, ensure_ascii=False))
+    out = tmp_path / "run"
+    imported = CliRunner().invoke(
+        app, ["import", str(inference), "--suite", "travel", "--out", str(out)]
+    )
+    assert imported.exit_code == 0, imported.stderr
+    assert _report(out)["travel"]["subsets"]["single"]["n"] == 0  # no official verdict yet
+    models = _models(tmp_path, server.base_url)
+    args = ["eval", str(out), "--judge-model", "judge", "--models", str(models), "--quiet"]
+    result_eval = CliRunner().invoke(app, args)
+    assert result_eval.exit_code == 0, result_eval.stderr + result_eval.stdout
+    rep = _report(out)
+    assert rep["score"] == pytest.approx(60.0)  # 较好 × 3 → 75, meta 较好 → × 0.8
+    assert rep["reward_by_basis"] == {"travel": pytest.approx(0.6)}
+    assert _roles(server) == Counter({"judge": 2})
