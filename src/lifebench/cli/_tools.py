@@ -1,10 +1,22 @@
-"""``lifebench tools``: list a domain's tool schemas, or run one tool in a task's environment."""
+"""``lifebench tools``: list a domain's tool schemas, or run tools (one call, or a batch).
+
+``tools call NAME 'JSON'`` prints ``{result, error, error_kind}``; ``tools call --batch FILE``
+reads JSON Lines ``{"tool", "args", "time"}`` and prints one ``{"result", "error"}`` line per
+input, in order, so whole call sets can be diffed against another implementation. ``args`` is
+an object, or a string holding the raw arguments exactly as a model would send them.
+
+Clocks: a suite whose tools read an instance time (travel) uses ``--time`` / each line's
+``time`` (default: the chosen task's time). VitaBench ignores ``time``: its tools read the
+clock of the task's database; a batch runs in order in one environment of the chosen task, so
+later lines see what earlier lines wrote.
+"""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -12,17 +24,13 @@ from lifebench._util.text import Language
 from lifebench.cli._common import user_errors, write_json
 
 app = typer.Typer(
-    help="List the tools of a domain (default) or call one (`tools call`).",
+    help="List the tools of a domain (default) or call them (`tools call`).",
     invoke_without_command=True,
 )
 
 SuiteOpt = Annotated[str, typer.Option("--suite", help="Suite name.")]
 DomainOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--domain",
-        help="Domain of the suite (default: the domain the --tasks file declares, else delivery).",
-    ),
+    str | None, typer.Option("--domain", help="Domain of the suite (default: the suite's).")
 ]
 LangOpt = Annotated[str, typer.Option("--language", help="en or zh.")]
 
@@ -71,9 +79,56 @@ def tools(
     )
 
 
+def _payload(content: str, error: bool) -> tuple[Any, str | None]:
+    """(result, error message) of a tool outcome; JSON results are decoded."""
+    if error:
+        try:
+            decoded = json.loads(content)
+        except json.JSONDecodeError:
+            return None, content
+        if isinstance(decoded, dict) and isinstance(decoded.get("error"), str):
+            return None, decoded["error"]
+        return None, content
+    try:
+        return json.loads(content), None
+    except json.JSONDecodeError:
+        return content, None
+
+
+def _batch_lines(path: Path) -> Iterator[tuple[int, str, Any, str | None]]:
+    from lifebench.errors import InputError
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read: {exc}", file=str(path)) from None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            item = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"line {number}: not valid JSON ({exc.msg})", file=str(path)) from None
+        if not isinstance(item, dict) or not isinstance(item.get("tool"), str):
+            raise InputError(
+                f'line {number}: expected {{"tool": NAME, "args": {{...}}, "time": "..."}}',
+                file=str(path),
+                field="tool",
+            )
+        args = item.get("args", {})
+        if not isinstance(args, dict | str):
+            raise InputError(
+                f"line {number}: args must be an object or a string", file=str(path), field="args"
+            )
+        when = item.get("time")
+        if when is not None and not isinstance(when, str):
+            raise InputError(f"line {number}: time must be a string", file=str(path), field="time")
+        yield number, item["tool"], args, when
+
+
 @app.command("call")
 def call(
-    name: Annotated[str, typer.Argument(help="Tool name.")],
+    name: Annotated[str | None, typer.Argument(help="Tool name (omit with --batch).")] = None,
     arguments: Annotated[str, typer.Argument(help="Arguments as a JSON object.")] = "{}",
     suite: SuiteOpt = "vita",
     domain: DomainOpt = None,
@@ -82,10 +137,31 @@ def call(
         Path | None, typer.Option("--tasks", help="Task file (default: the bundled tasks).")
     ] = None,
     task_id: Annotated[
-        str | None, typer.Option("--task-id", help="Task whose database to use (default: first).")
+        str | None,
+        typer.Option("--task-id", help="Task whose environment to use (default: first)."),
+    ] = None,
+    time: Annotated[
+        str | None,
+        typer.Option(
+            "--time",
+            help='Instance time "YYYY-MM-DD HH:MM" for suites whose tools read a clock (travel); '
+            "default: the task's. VitaBench ignores it.",
+        ),
+    ] = None,
+    batch: Annotated[
+        Path | None,
+        typer.Option(
+            "--batch",
+            help='JSON Lines of {"tool", "args", "time"}; prints one {"result", "error"} line '
+            "per input, in order.",
+        ),
     ] = None,
 ) -> None:
-    """Run one tool in a fresh environment of a task and print {result, error} as JSON."""
+    """Run one tool (or a batch) and print {result, error} as JSON.
+
+    Exit codes: 0 the call succeeded (a batch: always, errors are part of the output), 1 the
+    single call returned a tool error, 2 bad input.
+    """
     import asyncio
 
     from lifebench.errors import InputError
@@ -94,24 +170,52 @@ def call(
     with user_errors():
         lang = _language(language)
         s = get_suite(suite)
-        domain = s.resolve_domain(tasks, domain)  # vita: the domain the file declares
-        loaded = s.load_tasks(tasks, domain, lang)
+        dom = s.resolve_domain(tasks, domain)
+        loaded = s.load_tasks(tasks, dom, lang)
         chosen = [t for t in loaded if task_id is None or t.id == task_id]
         if not chosen:
             raise InputError(
                 f"no task with id '{task_id}'", file=str(tasks or "(bundled)"), field="--task-id"
             )
-        toolset = s.toolset(domain, lang, chosen[0])
+        task = chosen[0]
+        clocked = hasattr(s, "toolset_at")
+
+        def toolset_for(when: str | None) -> Any:
+            if clocked and when is not None:
+                return s.toolset_at(dom, lang, when, task)  # type: ignore[attr-defined]
+            return s.toolset(dom, lang, task)
+
+        if batch is None:
+            if name is None:
+                raise InputError("give a tool NAME and its JSON arguments, or --batch FILE")
+            toolset = toolset_for(time)
+        else:
+            lines = list(_batch_lines(batch))
+            shared = toolset_for(time)
+            per_time: dict[str, Any] = {}
+            for _, _, _, when in lines:
+                if clocked and when is not None and when not in per_time:
+                    per_time[when] = toolset_for(when)
+
+    if batch is not None:
+
+        async def run_all() -> list[dict[str, Any]]:
+            out = []
+            for _, tool_name, args, when in lines:
+                toolset = per_time.get(when, shared) if when is not None else shared
+                raw = args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)
+                outcome = await toolset.run(tool_name, raw)
+                result, error = _payload(outcome.content, outcome.error)
+                out.append({"result": result, "error": error})
+            return out
+
+        for row in asyncio.run(run_all()):
+            write_json(json.dumps(row, ensure_ascii=False))
+        return
+
     outcome = asyncio.run(toolset.run(name, arguments))
-    try:
-        result = json.loads(outcome.content) if not outcome.error else None
-    except json.JSONDecodeError:
-        result = outcome.content
-    payload = {
-        "result": result,
-        "error": outcome.content if outcome.error else None,
-        "error_kind": outcome.error_kind,
-    }
+    result, error = _payload(outcome.content, outcome.error)
+    payload = {"result": result, "error": error, "error_kind": outcome.error_kind}
     write_json(json.dumps(payload, ensure_ascii=False, indent=2))
     if outcome.error:
         raise typer.Exit(code=1)

@@ -72,11 +72,16 @@ async def ask_json(
     *,
     config: GenerateConfig | None = None,
     max_reasks: int = 2,
+    parse: Callable[[str], Any] = parse_json,
+    answer_format: str = "JSON",
 ) -> JudgeAnswer[T]:
-    """Ask ``model`` and return ``check(parsed JSON)``, re-asking up to ``max_reasks`` times.
+    """Ask ``model`` and return ``check(parse(reply))``, re-asking up to ``max_reasks`` times.
 
     ``check`` raises :class:`ShapeError` (or ``ValueError``) with a short explanation when the
-    answer has the wrong shape; the explanation is sent back to the judge.
+    answer has the wrong shape; the explanation is sent back to the judge. ``parse`` turns the
+    reply text into what ``check`` reads (default: tolerant JSON); it returns ``None`` when
+    nothing usable is in the text. Judges whose official output is not JSON (TravelBench's XML)
+    pass their own tolerant parser and name the format in ``answer_format`` for the re-ask.
     """
     if max_reasks < 0:
         raise ValueError(f"max_reasks must be at least 0, got {max_reasks}")
@@ -90,10 +95,10 @@ async def ask_json(
             raise JudgeError(f"judge call failed: {exc}", usage) from None
         if reply.usage is not None:
             usage = usage + reply.usage
-        parsed = parse_json(reply.content)
+        parsed = parse(reply.content)
         try:
             if parsed is None:
-                raise ShapeError("the reply contains no JSON")
+                raise ShapeError(f"the reply contains no {answer_format}")
             return JudgeAnswer(check(parsed), reply.content, usage, attempt)
         except ValueError as exc:
             problem = str(exc)
@@ -102,8 +107,8 @@ async def ask_json(
             AssistantMessage(content=reply.content),
             UserMessage(
                 content=(
-                    f"Your reply could not be used: {problem}. Answer again with only the JSON "
-                    "in the required format, nothing else."
+                    f"Your reply could not be used: {problem}. Answer again with only the "
+                    f"{answer_format} in the required format, nothing else."
                 )
             ),
         ]

@@ -9,7 +9,7 @@ from lifebench.environment import Environment
 from lifebench.errors import ContentRejectedError, FatalProviderError, InfrastructureError
 from lifebench.messages import AssistantMessage, Message, Usage
 from lifebench.simulation._protocols import Agent, UserSimulator
-from lifebench.simulation._stop import agent_stopped, user_stopped
+from lifebench.simulation._stop import USER_STOP_TOKENS, agent_stopped
 from lifebench.simulation._types import Simulation, TerminationReason
 
 
@@ -23,11 +23,23 @@ class Limits:
         max_errors: Tool errors (cumulative) before the episode ends with ``too_many_errors``.
         max_empty_replies: Attempts at getting a non-empty agent reply before
             ``invalid_agent_message``.
+        max_turns: Agent turns (replies addressed to the user) before the episode ends with
+            ``max_turns``; None: no limit. A turn is everything the agent does between two
+            user messages.
+        reply_after_last_turn: Whether the user still answers the last allowed turn, so that
+            a user who ends the conversation there ends it with ``user_stop`` and the user's
+            last message is kept (TravelBench multi-turn); False ends the episode right after
+            the agent's last turn (single-turn tasks).
+        max_agent_calls_per_turn: Agent model calls within one turn before the episode ends
+            with ``max_agent_calls``; None: no limit.
     """
 
     max_steps: int = 300
     max_errors: int = 10
     max_empty_replies: int = 3
+    max_turns: int | None = None
+    reply_after_last_turn: bool = True
+    max_agent_calls_per_turn: int | None = None
 
 
 @dataclass(frozen=True)
@@ -43,6 +55,8 @@ class Episode:
     limits: Limits = Limits()
     greeting: str | None = "Hello, how can I help you?"
     solo: bool = False
+    user_stop_tokens: tuple[str, ...] = USER_STOP_TOKENS
+    """A user message containing one of these ends the episode with ``user_stop``."""
 
 
 class _Run:
@@ -56,6 +70,7 @@ class _Run:
         self.tool_errors = 0
         self.extra_agent_usage = Usage.zero()
         self.info: dict[str, object] = {}
+        self.turns = 0
 
     def add(self, message: Message) -> None:
         self.messages.append(message.model_copy(update={"turn": len(self.messages)}))
@@ -64,7 +79,7 @@ class _Run:
         reply = await self.ep.user.respond(list(self.messages))
         self.add(reply)
         self.steps += 1
-        if user_stopped(reply.content):
+        if any(token in reply.content for token in self.ep.user_stop_tokens):
             return TerminationReason.USER_STOP
         return None
 
@@ -79,9 +94,14 @@ class _Run:
 
     async def agent_turns(self) -> TerminationReason | None:
         """Let the agent act until it addresses the user; return a termination or None."""
+        cap = self.ep.limits.max_agent_calls_per_turn
+        calls = 0
         while True:
             if self.steps >= self.ep.limits.max_steps:
                 return TerminationReason.MAX_STEPS
+            if cap is not None and calls >= cap:
+                return TerminationReason.MAX_AGENT_CALLS
+            calls += 1
             reply = await self.agent_reply()
             if reply is None:
                 return TerminationReason.INVALID_AGENT_MESSAGE
@@ -118,6 +138,16 @@ class _Run:
             ended = await self.agent_turns()
             if ended is not None:
                 return ended
+            self.turns += 1
+            limit = self.ep.limits.max_turns
+            if limit is not None and self.turns >= limit:
+                if self.ep.limits.reply_after_last_turn:
+                    if self.steps >= self.ep.limits.max_steps:
+                        return TerminationReason.MAX_STEPS
+                    ended = await self.user_turn()
+                    if ended is not None:
+                        return ended
+                return TerminationReason.MAX_TURNS
 
 
 async def run_episode(episode: Episode) -> Simulation:

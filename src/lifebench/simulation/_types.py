@@ -19,11 +19,20 @@ class TerminationReason(StrEnum):
     TOO_MANY_ERRORS = "too_many_errors"
     INVALID_AGENT_MESSAGE = "invalid_agent_message"
     INFRASTRUCTURE_ERROR = "infrastructure_error"
+    MAX_TURNS = "max_turns"
+    """The agent answered the user the allowed number of times (``Limits.max_turns``)."""
+    MAX_AGENT_CALLS = "max_agent_calls"
+    """The agent made ``Limits.max_agent_calls_per_turn`` model calls in one turn without
+    answering the user."""
 
     @property
     def is_normal(self) -> bool:
         """True for the endings after which the trajectory is graded on its merits."""
-        return self in (TerminationReason.AGENT_STOP, TerminationReason.USER_STOP)
+        return self in (
+            TerminationReason.AGENT_STOP,
+            TerminationReason.USER_STOP,
+            TerminationReason.MAX_TURNS,
+        )
 
 
 class Simulation(BaseModel):

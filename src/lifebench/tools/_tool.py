@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
 from lifebench._util.text import Language, Text
+from lifebench.messages import Usage
 from lifebench.tools._errors import ToolError, ToolErrorKind
 from lifebench.tools._spec import TOOL_SPEC_ATTR, Param, ToolKind, ToolSpec
 
@@ -30,6 +31,8 @@ class ToolOutcome:
     error: bool = False
     error_kind: ToolErrorKind | None = None
     value: Any = None
+    usage: Usage | None = None
+    """Usage of the model call that produced the content (a simulated tool), if any."""
 
 
 def _strip_param(annotation: Any) -> tuple[Any, Param | None]:

@@ -92,4 +92,5 @@ class ToolSet:
             error=outcome.error,
             error_kind=outcome.error_kind,
             turn=turn,
+            usage=outcome.usage,
         )
