@@ -157,3 +157,11 @@ def test_run_reads_suite_flags_and_guards_resume(tmp_path: Path) -> None:
     assert changed.exit_code == 2 and "suite_options.window: 6 -> 7" in changed.output
     bad = CliRunner().invoke(app, [*args, "--windw", "7"])
     assert bad.exit_code == 2 and "--windw" in bad.output
+
+
+def test_a_suite_sets_defaults_of_common_options_unless_given() -> None:
+    travel = RunOptions(suite="travel")
+    assert (travel.max_errors, travel.max_steps) == (10_000, 1_000)
+    assert RunOptions(suite="travel", max_errors=3).max_errors == 3
+    vita = make_run_options({"suite": "vita", "max_errors": None, "max_steps": None})
+    assert (vita.max_errors, vita.max_steps) == (10, 300)

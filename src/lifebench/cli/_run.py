@@ -112,8 +112,14 @@ def run(
         Path | None,
         typer.Option(help="Run directory (default: runs/<suite>-<domain>-<agent>-<user>-<hash>)."),
     ] = None,
-    max_steps: Annotated[int, typer.Option(min=1, help="Step limit per episode.")] = 300,
-    max_errors: Annotated[int, typer.Option(min=1, help="Tool-error limit per episode.")] = 10,
+    max_steps: Annotated[
+        int | None,
+        typer.Option(min=1, help="Step limit per episode (default: the suite's; vita 300)."),
+    ] = None,
+    max_errors: Annotated[
+        int | None,
+        typer.Option(min=1, help="Tool-error limit per episode (default: the suite's; vita 10)."),
+    ] = None,
     seed: Annotated[int, typer.Option(help="Run seed; per-unit seeds derive from it.")] = 300,
     temperature: Annotated[float, typer.Option(help="Sampling temperature of every role.")] = 0.0,
     cache: Annotated[

@@ -120,6 +120,9 @@ class SuiteOptions(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     roles: ClassVar[RoleChoices]
+    common_defaults: ClassVar[Mapping[str, Any]] = {}
+    """Defaults of common options for this suite (e.g. no tool-error cap where the official
+    harness has none), used when the option is not given."""
 
     def required_models(self, run: RunOptions) -> frozenset[ModelRole]:
         """Model roles this run needs beyond those of its agent, user and evaluator kinds."""
@@ -204,6 +207,12 @@ class RunOptions(BaseModel):
             except ValidationError as exc:
                 raise ValueError(_suite_option_message(exc, str(values.get("suite")))) from None
         roles = model.roles
+        for name, default in model.common_defaults.items():
+            if values.get(name) is None:
+                values[name] = default
+        for name in ("max_steps", "max_errors"):
+            if name in values and values[name] is None:
+                del values[name]  # not given: the core default
         if not values.get("agent"):
             values["agent"] = (
                 roles.model_agent if values.get("agent_model") else roles.offline_agent

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, Literal
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import Field
 
@@ -40,6 +41,13 @@ class TravelOptions(SuiteOptions):
             "offline (a deterministic stand-in, not a real judgement)",
         },
     )
+
+    common_defaults: ClassVar[Mapping[str, Any]] = {
+        # The official loop has no tool-error cap and allows 20 model calls in each of 10 turns
+        # (each call with tools is two steps): neither common cap may cut it short.
+        "max_errors": 10_000,
+        "max_steps": 1_000,
+    }
 
     subset: SubsetChoice = Field(
         "auto",
