@@ -26,6 +26,7 @@ from lifebench.runner._units import UnitOutcome, WorkUnit
 from lifebench.simulation import Simulation, TerminationReason, run_episode
 from lifebench.suites import RunOptions, Suite, get_suite
 from lifebench.suites._options import MODEL_ROLES
+from lifebench.suites._run_tasks import load_run_tasks
 
 CACHE_FILENAME = "model_cache.sqlite"
 
@@ -139,9 +140,7 @@ def build_experiment(
     domain = suite.resolve_domain(source, options.domain)
     if domain != options.domain:
         options = options.model_copy(update={"domain": domain})
-    tasks = select_tasks(
-        suite.load_tasks(source, domain, options.language, options.task_set), options
-    )
+    tasks = select_tasks(load_run_tasks(suite, source, domain, options), options)
     run_dir = Path(options.out) if options.out else default_run_dir(options)
     if models is None:
         cache = ModelCache(run_dir / CACHE_FILENAME) if options.cache else None

@@ -19,11 +19,17 @@ class TerminationReason(StrEnum):
     TOO_MANY_ERRORS = "too_many_errors"
     INVALID_AGENT_MESSAGE = "invalid_agent_message"
     INFRASTRUCTURE_ERROR = "infrastructure_error"
+    STATIC = "static"
+    """A static (teacher-forced) episode that recorded its predictions (``Episode.predict_at``)."""
 
     @property
     def is_normal(self) -> bool:
         """True for the endings after which the trajectory is graded on its merits."""
-        return self in (TerminationReason.AGENT_STOP, TerminationReason.USER_STOP)
+        return self in (
+            TerminationReason.AGENT_STOP,
+            TerminationReason.USER_STOP,
+            TerminationReason.STATIC,
+        )
 
 
 class Simulation(BaseModel):
