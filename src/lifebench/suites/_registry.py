@@ -20,6 +20,7 @@ from lifebench.tools import ToolSet
 # list and validate a suite's options without importing the suite itself.
 _BUILTIN: Mapping[str, tuple[str, str]] = {
     "vita": ("lifebench.vita.suite:VitaSuite", "lifebench.vita.options:VitaOptions"),
+    "flow": ("lifebench.flow.suite:FlowSuite", "lifebench.flow.options:FlowOptions"),
 }
 
 
