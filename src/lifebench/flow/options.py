@@ -94,6 +94,22 @@ class FlowOptions(SuiteOptions):
         description="Session level: classify each failed session's cause with the judge "
         "(missing step, wrong order, wrong transition, tool usage, other).",
     )
+    fuzzy_match: bool = Field(
+        True,
+        description="With the judge evaluator, ask the judge whether a string argument that "
+        "fails the rules (normalised equality, then containment) means the same as the gold one.",
+    )
+    strict_params: bool = Field(
+        False,
+        description="Parameter P/R count a predicted argument only when the tool name is right "
+        "(official: scored whatever the name).",
+    )
+    format_retries: int = Field(
+        2,
+        ge=0,
+        description="ReAct replies with neither an Action nor a Response are re-asked this many "
+        "times; each unusable reply counts as a format error.",
+    )
     knowledge: str | None = Field(
         None,
         description="Knowledge-base directory or workflow_final.jsonl (default: the bundled "

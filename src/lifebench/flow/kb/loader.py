@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from lifebench._util.text import Language
 from lifebench.errors import InputError
+from lifebench.flow._problems import Problems
 from lifebench.flow.flowchart import FlowchartError, parse_flowchart
 from lifebench.flow.kb.models import (
     JSON_TYPES,
@@ -33,29 +34,6 @@ FINAL_FILE = "workflow_final.jsonl"
 POOL_FILES: dict[WorkflowFormat, str] = {f: f"workflow_{f}.json" for f in WORKFLOW_FORMATS}
 DOMAIN_FILE = "domain_desc.json"
 ROLE_FILE = "role_desc.json"
-_MAX_LISTED = 20
-
-
-class _Problems:
-    """Problems of one source, raised together."""
-
-    def __init__(self, source: str) -> None:
-        self.source = source
-        self.items: list[str] = []
-
-    def add(self, where: str, field: str, message: str) -> None:
-        self.items.append(f"{where}, field {field}: {message}" if field else f"{where}: {message}")
-
-    def raise_if_any(self) -> None:
-        if not self.items:
-            return
-        shown = self.items[:_MAX_LISTED]
-        more = len(self.items) - len(shown)
-        text = "\n  ".join(shown) + (f"\n  … and {more} more" if more else "")
-        noun = "problem" if len(self.items) == 1 else "problems"
-        raise InputError(
-            f"{len(self.items)} {noun} in the knowledge base:\n  {text}", file=self.source
-        )
 
 
 def bundled_knowledge_dir(language: Language) -> Traversable:
@@ -120,7 +98,7 @@ def _load(
         _read_pool(pool, _name(pool, root, label), fmt, order, records)
     domain_desc = _read_desc(root, DOMAIN_FILE, label)
     role_desc = _read_desc(root, ROLE_FILE, label)
-    problems = _Problems(label)
+    problems = Problems(label, "knowledge base")
     scenarios: list[Scenario] = []
     for uuid in order:
         rec = records[uuid]
@@ -180,7 +158,7 @@ def _read_desc(root: Path | Traversable, filename: str, label: str) -> dict[str,
 def _read_final(
     file: Path | Traversable, name: str, order: list[str], records: dict[str, dict[str, Any]]
 ) -> None:
-    problems = _Problems(name)
+    problems = Problems(name, "knowledge base")
     try:
         lines = file.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
@@ -238,7 +216,7 @@ def _read_final(
 
 
 def _scenario_fields(
-    data: dict[str, Any], where: str, problems: _Problems, name_key: str
+    data: dict[str, Any], where: str, problems: Problems, name_key: str
 ) -> dict[str, Any] | None:
     rec: dict[str, Any] = {"workflows": {}, "tools": []}
     ok = True
@@ -264,7 +242,7 @@ def _read_pool(
     order: list[str],
     records: dict[str, dict[str, Any]],
 ) -> None:
-    problems = _Problems(name)
+    problems = Problems(name, "knowledge base")
     data = _read_json(file, name)
     if not isinstance(data, dict):
         raise InputError("expected an object of uuid → scenario", file=name)
@@ -297,7 +275,7 @@ def _read_pool(
     problems.raise_if_any()
 
 
-def parse_tool(api: Any, where: str, field: str, problems: _Problems) -> ToolDef | None:
+def parse_tool(api: Any, where: str, field: str, problems: Problems) -> ToolDef | None:
     """A :class:`ToolDef` from one ``apis`` entry of the data (``api_name``,
     ``api_description``, ``input_parameters``, ``output_parameters``); problems are recorded."""
     if not isinstance(api, dict):
@@ -320,7 +298,7 @@ def parse_tool(api: Any, where: str, field: str, problems: _Problems) -> ToolDef
     return ToolDef(name=name, description=description, inputs=inputs, outputs=outputs)
 
 
-def _params(raw: Any, where: str, field: str, problems: _Problems) -> dict[str, ParamSpec] | None:
+def _params(raw: Any, where: str, field: str, problems: Problems) -> dict[str, ParamSpec] | None:
     if not isinstance(raw, dict):
         problems.add(where, field, "expected an object of parameter name → definition")
         return None
@@ -359,3 +337,64 @@ def _unknown_type(param: ParamSpec) -> str | None:
         if found is not None:
             return found
     return None
+
+
+def parse_function_tool(fn: Any, where: str, field: str, problems: Problems) -> ToolDef | None:
+    """A :class:`ToolDef` from a function-schema entry (official session files'
+    ``functions_with_response``: ``{name, description?, parameters: {properties, required},
+    response: {properties} | <one type>}``); problems are recorded."""
+    if not isinstance(fn, dict):
+        problems.add(where, field, "expected an object")
+        return None
+    if "api_name" in fn:
+        return parse_tool(fn, where, field, problems)
+    name = fn.get("name")
+    if not isinstance(name, str) or not name.strip():
+        problems.add(where, f"{field}.name", "missing or not a non-empty string")
+        return None
+    description = fn.get("description", "")
+    parameters = fn.get("parameters", {}) or {}
+    if not isinstance(parameters, dict):
+        problems.add(where, f"{field}.parameters", "expected an object")
+        return None
+    properties = parameters.get("properties", {}) or {}
+    required = parameters.get("required", []) or []
+    if not isinstance(properties, dict) or not isinstance(required, list):
+        problems.add(where, f"{field}.parameters", "expected properties (object), required (list)")
+        return None
+    raw_inputs = {
+        p: {**spec, "required": p in required} if isinstance(spec, dict) else spec
+        for p, spec in properties.items()
+    }
+    inputs = _params(raw_inputs, where, f"{field}.parameters.properties", problems)
+    response = fn.get("response", {})
+    if isinstance(response, dict) and isinstance(response.get("properties"), dict):
+        raw_outputs: Any = response["properties"]
+    elif isinstance(response, dict) and "type" in response:
+        raw_outputs = {"result": response}
+    elif isinstance(response, str):
+        raw_outputs = {"result": {"type": response}}
+    else:
+        raw_outputs = {}
+    outputs = _params(raw_outputs, where, f"{field}.response", problems)
+    if inputs is None or outputs is None:
+        return None
+    text = description if isinstance(description, str) else ""
+    return ToolDef(name=name, description=text, inputs=inputs, outputs=outputs)
+
+
+def function_tool_data(tool: ToolDef) -> dict[str, Any]:
+    """``tool`` as a ``functions_with_response`` entry (the inverse of parse_function_tool)."""
+    return {
+        "name": tool.name,
+        "description": tool.description,
+        "parameters": {
+            "type": "object",
+            "properties": {
+                k: {x: y for x, y in v.data().items() if x != "required"}
+                for k, v in tool.inputs.items()
+            },
+            "required": [k for k, v in tool.inputs.items() if v.required],
+        },
+        "response": {"properties": {k: v.data() for k, v in tool.outputs.items()}},
+    }

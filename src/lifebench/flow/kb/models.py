@@ -165,9 +165,11 @@ class Scenario(BaseModel):
 
     @cached_property
     def flowchart(self) -> Flowchart:
-        """The parsed flowchart (the loader parses every chart up front, so this cannot fail
-        for a loaded knowledge base)."""
-        return parse_flowchart(self.workflows.get("flowchart", ""), self.name)
+        """The parsed flowchart; empty when the source has none (the loader parses every chart
+        up front, so this cannot fail for a loaded knowledge base)."""
+        if "flowchart" not in self.workflows:
+            return Flowchart(nodes=(), edges=())
+        return parse_flowchart(self.workflows["flowchart"], self.name)
 
     def tool(self, name: str) -> ToolDef:
         """The tool called ``name``."""
