@@ -4,24 +4,39 @@ of the shared FlowSwitch samples."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from lifebench.flow.agents.parse import parse_arguments, parse_react, scan_json, thought_fields
-from tests.conftest import shared_file
 
 _CALL: list[tuple[str, str, str, dict[str, Any]]] = [
     ("canonical", 'Thought: t\nAction: search\nAction Input: {"a": 1}', "search", {"a": 1}),
-    ("no trailing newline after Action", 'Thought: t\nAction: search\nAction Input: {"a": 1}', "search", {"a": 1}),
-    ("missing newlines", 'Thought: t. Action: search Action Input: {"a": "x"}', "search", {"a": "x"}),
+    (
+        "no trailing newline after Action",
+        'Thought: t\nAction: search\nAction Input: {"a": 1}',
+        "search",
+        {"a": 1},
+    ),
+    (
+        "missing newlines",
+        'Thought: t. Action: search Action Input: {"a": "x"}',
+        "search",
+        {"a": "x"},
+    ),
     (
         "pretty-printed nested JSON",
         'Thought: t\nAction: book\nAction Input: {\n  "guest": {"name": "Ann", "tags": ["a", "b"]},\n  "n": 2\n}',
         "book",
         {"guest": {"name": "Ann", "tags": ["a", "b"]}, "n": 2},
     ),
-    ("brace inside a string", 'Action: note\nAction Input: {"text": "a } b { c"}', "note", {"text": "a } b { c"}),
+    (
+        "brace inside a string",
+        'Action: note\nAction Input: {"text": "a } b { c"}',
+        "note",
+        {"text": "a } b { c"},
+    ),
     (
         "key words inside argument strings",
         'Thought: t\nAction: note\nAction Input: {"text": "Response: fine\\nAction: no"}',
@@ -41,10 +56,30 @@ _CALL: list[tuple[str, str, str, dict[str, Any]]] = [
     ("single quotes and trailing comma", "Action: s\nAction Input: {'a': 'b',}", "s", {"a": "b"}),
     ("no input", "Thought: t\nAction: ping", "ping", {}),
     ("empty input", "Thought: t\nAction: ping\nAction Input: {}", "ping", {}),
-    ("two actions: first counts", 'Action: a\nAction Input: {"x": 1}\nAction: b\nAction Input: {"y": 2}', "a", {"x": 1}),
-    ("response next to action dropped", 'Thought: t\nAction: s\nAction Input: {"a": 1}\nResponse: done', "s", {"a": 1}),
-    ("prose before the keys", 'Sure.\nThought: t\nAction: s\nAction Input: {"a": 1}', "s", {"a": 1}),
-    ("unicode values", 'Action: s\nAction Input: {"城市": "北京", "n": 3}', "s", {"城市": "北京", "n": 3}),
+    (
+        "two actions: first counts",
+        'Action: a\nAction Input: {"x": 1}\nAction: b\nAction Input: {"y": 2}',
+        "a",
+        {"x": 1},
+    ),
+    (
+        "response next to action dropped",
+        'Thought: t\nAction: s\nAction Input: {"a": 1}\nResponse: done',
+        "s",
+        {"a": 1},
+    ),
+    (
+        "prose before the keys",
+        'Sure.\nThought: t\nAction: s\nAction Input: {"a": 1}',
+        "s",
+        {"a": 1},
+    ),
+    (
+        "unicode values",
+        'Action: s\nAction Input: {"城市": "北京", "n": 3}',
+        "s",
+        {"城市": "北京", "n": 3},
+    ),
 ]
 
 
@@ -59,13 +94,21 @@ def test_tool_calls_are_recovered(case: str, text: str, name: str, args: dict[st
 
 _REPLY: list[tuple[str, str, str]] = [
     ("canonical", "Thought: t\nResponse: Hello there.", "Hello there."),
-    ("multi-line response", "Thought: t\nResponse: Line one.\n- item: a\n- item: b", "Line one.\n- item: a\n- item: b"),
+    (
+        "multi-line response",
+        "Thought: t\nResponse: Line one.\n- item: a\n- item: b",
+        "Line one.\n- item: a\n- item: b",
+    ),
     ("response only", "Response: Hi!", "Hi!"),
     ("no keys at all", "Happy to help with that.", "Happy to help with that."),
     ("same line", "Thought: the user greets. Response: Hello!", "Hello!"),
     ("bold keys", "**Thought**: t\n**Response**: Hello", "Hello"),
     ("final answer alias", "Thought: t\nFinal Answer: Done.", "Done."),
-    ("lower-case colon prose kept", "Response: Departure: 9:00, from: JFK", "Departure: 9:00, from: JFK"),
+    (
+        "lower-case colon prose kept",
+        "Response: Departure: 9:00, from: JFK",
+        "Departure: 9:00, from: JFK",
+    ),
 ]
 
 
@@ -94,8 +137,8 @@ def test_bad_json_is_kept_verbatim_for_a_tool_error() -> None:
 
 def test_unbalanced_json_is_not_an_object() -> None:
     args, text, notes = parse_arguments('{"a": [1, 2}')
-    assert args is None or args == {"a": [1, 2]}  # repaired or refused, never a crash
-    assert notes
+    assert args is None and text == '{"a": [1, 2}'  # kept verbatim for the tool error
+    assert notes == ("Action Input is not a JSON object",)
 
 
 def test_scan_json_respects_strings_and_escapes() -> None:
@@ -124,14 +167,13 @@ def test_thought_fields() -> None:
     assert thought_fields("intent=UNK, current_node=UNK.").current_node == "UNK"
 
 
-def _samples() -> list[dict[str, Any]]:
-    path = shared_file("flowbench", "sample_turns.jsonl")
+def _samples(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
-def test_every_assistant_turn_of_the_shared_samples_parses() -> None:
+def test_every_assistant_turn_of_the_shared_samples_parses(sample_turns: Path) -> None:
     checked = 0
-    for sample in _samples():
+    for sample in _samples(sample_turns):
         texts = [m["content"] for m in sample["messages"] if m["role"] == "assistant"]
         texts.append(sample["ground_truth"]["content"])
         for text in texts:
@@ -145,8 +187,8 @@ def test_every_assistant_turn_of_the_shared_samples_parses() -> None:
     assert checked == 28  # 23 history turns + 5 gold turns
 
 
-def test_shared_sample_gold_turns_match_their_thoughts() -> None:
-    for sample in _samples():
+def test_shared_sample_gold_turns_match_their_thoughts(sample_turns: Path) -> None:
+    for sample in _samples(sample_turns):
         gold = sample["ground_truth"]
         parsed = parse_react(gold["content"])
         thought = gold["thought"]
