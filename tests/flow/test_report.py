@@ -32,6 +32,7 @@ def _turn(
     cp: int = 0,
     node: tuple[int, int] = (1, 1),
     fe: int = 0,
+    unusable: int | None = None,
     score: int | None = None,
     missing: bool = False,
     error: str | None = None,
@@ -46,6 +47,7 @@ def _turn(
         "node_gold": node[0],
         "node_correct": node[1],
         "format_error": fe,
+        "unusable_replies": fe if unusable is None else unusable,
     }
     bases = {
         "turn": BasisResult(
@@ -81,8 +83,8 @@ def test_turn_metrics_are_micro_over_turns() -> None:
         _turn("A", gold_call=1, pred_call=1, correct_call=1, gp=2, pp=2, cp=2),
         _turn("A", gold_call=1, pred_call=1, correct_call=0, gp=3, pp=2, cp=1, node=(1, 0)),
         _turn("B", gold_call=1, pred_call=0, correct_call=0, gp=1),
-        _turn("B", gold_call=0, pred_call=1, correct_call=0, node=(0, 0), fe=1),
-        _turn("B", gold_call=0, pred_call=0, correct_call=0),
+        _turn("B", gold_call=0, pred_call=1, correct_call=0, node=(0, 0), fe=1, unusable=3),
+        _turn("B", gold_call=0, pred_call=0, correct_call=0, unusable=1),
     ]
     r = flow_report(records, _TURN_CONFIG)
     # tools: tp 1, pred 3, gold 3; params: tp 3, pred 4, gold 6
@@ -93,7 +95,7 @@ def test_turn_metrics_are_micro_over_turns() -> None:
     assert r["param_recall"] == pytest.approx(3 / 6)
     assert r["param_f1"] == pytest.approx(2 * 3 / 10)
     assert r["node_accuracy"] == pytest.approx(3 / 4)
-    assert r["format_errors"] == 1 and r["turns"] == 5
+    assert r["format_errors"] == 4 and r["unusable_turns"] == 1 and r["turns"] == 5
     assert r["by_domain"]["A"]["tool_recall"] == pytest.approx(1 / 2)
     assert r["by_domain"]["B"]["tool_precision"] == 0.0
     assert r["by_domain"]["B"]["tool_recall"] == 0.0

@@ -107,9 +107,16 @@ def test_predicted_calls_include_failed_and_malformed() -> None:
 
 async def test_session_tools_basis() -> None:
     task = _task(("pay", {"bill": "B1"}), ("pay", {"bill": "B2", "amount": 3}))
+    sim = _sim([("pay", {"bill": "B1"}), ("pay", {"bill": "B2", "amount": 4})])
+    messages = [
+        *sim.messages,
+        AssistantMessage(content="ok", raw={"format_errors": 2}),
+        AssistantMessage(content="ok", raw={"format_errors": 0}),
+    ]
     result = await SessionToolsEvaluator().evaluate(
-        task, _sim([("pay", {"bill": "B1"}), ("pay", {"bill": "B2", "amount": 4})])
+        task, sim.model_copy(update={"messages": messages})
     )
+    assert result.info["format_errors"] == 2
     calls = result.info["calls"]
     assert (calls["tp"], calls["n_pred"], calls["n_gold"]) == (1, 2, 2)
     assert result.reward == 0.0 and result.score == pytest.approx(0.5)

@@ -156,7 +156,10 @@ def test_node_labels_compare_as_sets() -> None:
 
 async def test_format_error_is_counted_and_never_correct() -> None:
     s = await _score(_pred(format_error=True), gold_action=None)
-    assert s.format_error == 1 and not s.correct
+    assert s.format_error == 1 and s.unusable_replies == 1 and not s.correct
+    reasked = Prediction(None, None, "Hi", "", False, unusable_replies=2)
+    ok = await _score(reasked, gold_action=None)
+    assert ok.format_error == 0 and ok.unusable_replies == 2 and ok.correct
 
 
 def test_prediction_of_a_message() -> None:

@@ -19,8 +19,9 @@ class Prediction:
         arguments: Its arguments when they are a JSON object, else None (malformed).
         response: The text for the user ("" when none).
         thought: The ReAct Thought ("" for agents that do not write one).
-        format_error: The agent reported the reply as unusable ReAct text.
+        format_error: The agent's final reply was unusable ReAct text.
         extra_calls: Tool calls after the first one (one call per turn is the protocol).
+        unusable_replies: Unusable replies the agent got on the way (re-asked ones included).
     """
 
     action: str | None
@@ -29,6 +30,7 @@ class Prediction:
     thought: str
     format_error: bool
     extra_calls: int = 0
+    unusable_replies: int = 0
 
     @property
     def current_node(self) -> str:
@@ -54,7 +56,7 @@ def _arguments(text: str) -> dict[str, Any] | None:
 def prediction_of(message: AssistantMessage | None) -> Prediction:
     """The prediction an agent message carries (an absent message predicts nothing)."""
     if message is None:
-        return Prediction(None, None, "", "", format_error=True)
+        return Prediction(None, None, "", "", format_error=True, unusable_replies=1)
     raw = message.raw or {}
     call = message.tool_calls[0] if message.tool_calls else None
     return Prediction(
@@ -64,6 +66,7 @@ def prediction_of(message: AssistantMessage | None) -> Prediction:
         thought=message.reasoning or "",
         format_error=bool(raw.get("format_error")),
         extra_calls=max(len(message.tool_calls) - 1, 0),
+        unusable_replies=int(raw.get("format_errors", 0) or 0),
     )
 
 

@@ -45,6 +45,7 @@ class _TurnTally:
     node_gold: int = 0
     node_correct: int = 0
     format_errors: int = 0
+    unusable_turns: int = 0
     turns: int = 0
     scores: list[int] = field(default_factory=list)
     missing: int = 0
@@ -59,7 +60,8 @@ class _TurnTally:
         )
         self.node_gold += counts["node_gold"]
         self.node_correct += counts["node_correct"]
-        self.format_errors += counts["format_error"]
+        self.unusable_turns += counts["format_error"]
+        self.format_errors += counts.get("unusable_replies", counts["format_error"])
         if response is not None and response.get("score") is not None:
             self.scores.append(int(response["score"]))
             self.missing += int(bool(response.get("missing")))
@@ -74,6 +76,7 @@ class _TurnTally:
             "param_recall": self.params.recall,
             "param_f1": self.params.f1,
             "format_errors": self.format_errors,
+            "unusable_turns": self.unusable_turns,
         }
         if nodes:
             out["node_accuracy"] = ratio(self.node_correct, self.node_gold)
@@ -92,6 +95,7 @@ class _SessionTally:
     tools: PRF = field(default_factory=PRF)
     official_right: int = 0
     capped: int = 0
+    format_errors: int = 0
     failures: dict[str, int] = field(default_factory=dict)
 
     def add(self, completion: Mapping[str, Any], tools: Mapping[str, Any] | None) -> None:
@@ -106,6 +110,7 @@ class _SessionTally:
             calls = tools["calls"]
             self.tools = self.tools + PRF(calls["tp"], calls["n_pred"], calls["n_gold"])
             self.official_right += int(calls.get("official_right", 0))
+            self.format_errors += int(tools.get("format_errors", 0))
 
     def numbers(self, reasons: bool) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -116,6 +121,7 @@ class _SessionTally:
             "tool_recall": self.tools.recall,
             "tool_f1": self.tools.f1,
             "capped": self.capped,
+            "format_errors": self.format_errors,
         }
         if reasons:
             classified = sum(self.failures.values())

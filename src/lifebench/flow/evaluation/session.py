@@ -137,6 +137,15 @@ def session_meta(task: SessionTask, simulation: Simulation) -> dict[str, Any]:
     }
 
 
+def format_errors(messages: Sequence[Message]) -> int:
+    """Unusable ReAct replies the agent produced in a session (re-asked ones included)."""
+    return sum(
+        int((m.raw or {}).get("format_errors", 0) or 0)
+        for m in messages
+        if isinstance(m, AssistantMessage)
+    )
+
+
 def _gold(task: SessionTask) -> list[Call]:
     return [Call(c.name, dict(c.arguments)) for c in task.gold_calls]
 
@@ -177,6 +186,7 @@ class SessionToolsEvaluator:
                 "format": self._format,
                 "calls": result.as_info(),
                 "judge_asked": matcher.asked,
+                "format_errors": format_errors(simulation.messages),
             },
         )
 

@@ -11,7 +11,9 @@ Per turn (spec §2.3, weak points of §5.4 fixed):
   predicted arguments, correct = gold arguments passed with a matching value — whatever the
   predicted tool name (official), or only under the right name (``strict_params``);
 * node: the Thought's ``current_node`` against the gold one (as sets of ids), when the gold
-  turn has a node.
+  turn has a node;
+* format: 1 when the final prediction is unusable ReAct text, and the number of unusable
+  replies on the way (re-asked ones included).
 
 The counters are summed over turns by the report (micro averages).
 """
@@ -45,6 +47,7 @@ class TurnScore:
     node_gold: int
     node_correct: int
     format_error: int
+    unusable_replies: int = 0
 
     @property
     def correct(self) -> bool:
@@ -89,6 +92,7 @@ async def score_turn(
         node_gold=int(bool(node)),
         node_correct=int(bool(node) and normalize_node(pred.current_node) == node),
         format_error=int(pred.format_error),
+        unusable_replies=max(pred.unusable_replies, int(pred.format_error)),
     )
 
 
