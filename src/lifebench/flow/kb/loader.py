@@ -38,7 +38,9 @@ ROLE_FILE = "role_desc.json"
 
 def bundled_knowledge_dir(language: Language) -> Traversable:
     """The bundled knowledge of ``language`` (our own scenarios)."""
-    return resources.files("lifebench.flow").joinpath("data", "knowledge", language)
+    return (
+        resources.files("lifebench.flow").joinpath("data").joinpath("knowledge").joinpath(language)
+    )
 
 
 def load_knowledge(path: Path | str | None = None, language: Language = "en") -> KnowledgeBase:

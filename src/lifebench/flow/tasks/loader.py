@@ -174,7 +174,13 @@ def load_session_tasks(
 
 
 def _bundled(level: Level, language: Language, setting: Setting) -> tuple[Traversable, str]:
-    file = resources.files("lifebench.flow").joinpath("data", level, language, f"{setting}.jsonl")
+    file = (
+        resources.files("lifebench.flow")
+        .joinpath("data")
+        .joinpath(level)
+        .joinpath(language)
+        .joinpath(f"{setting}.jsonl")
+    )
     if not file.is_file():
         raise InputError(f"no bundled {level}-level {setting} set in {language}")
     return file, f"(bundled {level} {setting} {language})"
