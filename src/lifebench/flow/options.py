@@ -87,7 +87,9 @@ class FlowOptions(SuiteOptions):
         "20 cross. A session that hits it fails.",
     )
     response_judge: bool = Field(
-        False, description="Turn level: score each gold response turn 1-10 with the judge."
+        False,
+        description="Turn level: score each gold reply turn 1-10 with the judge (always on with "
+        "--evaluator judge).",
     )
     failure_reasons: bool = Field(
         False,

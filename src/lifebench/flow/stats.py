@@ -11,7 +11,8 @@ from lifebench.errors import InputError
 from lifebench.flow.kb import KnowledgeBase, load_knowledge
 from lifebench.suites._tables import StatsTable
 
-COLUMNS = ["domain", "role", "scenario", "nodes", "edges", "tool nodes", "tools"]
+COLUMNS = ["scenario", "role", "nodes", "edges", "calls", "tools"]
+_WIDTH = 30
 
 
 def scenario_rows(kb: KnowledgeBase, domain: str | None = None) -> list[dict[str, Any]]:
@@ -66,11 +67,14 @@ def _total(rows: list[dict[str, Any]], source: str) -> dict[str, Any]:
     return total
 
 
+def _short(text: str, width: int = _WIDTH) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def _cells(row: dict[str, Any]) -> list[str]:
     return [
-        row["domain"],
-        row["role"],
-        row["scenario"],
+        _short(row["scenario"]),
+        _short(row["role"], 24),
         str(row["nodes"]),
         str(row["edges"]),
         str(row["tool_nodes"]),
@@ -84,7 +88,8 @@ def stats_table(kbs: Sequence[KnowledgeBase], domain: str | None = None) -> Stat
     data: list[dict[str, Any]] = []
     notes = [
         "nodes: distinct node ids; edges: one per source ('A & B--x-->C' counts 2); "
-        "tool nodes: '>…]' call nodes; tools: API definitions of the scenario.",
+        "calls: tool-call nodes ('ID>…]'); tools: API definitions of the scenario "
+        "(per-row domain and more counts: --json).",
     ]
     for kb in kbs:
         scen = scenario_rows(kb, domain)
@@ -95,10 +100,17 @@ def stats_table(kbs: Sequence[KnowledgeBase], domain: str | None = None) -> Stat
             rows.append(_cells(row))
             data.append(row)
         total_cells = _cells(total)
+        total_cells[0] = f"(total: {total['scenario']} scenarios)"
         total_cells[1] = f"{total['role']} roles"
-        total_cells[2] = f"{total['scenario']} scenarios ({kb.source})"
         rows.append(total_cells)
         data.append(total)
+        notes.append(
+            f"total of {kb.source}: {total['scenario']} scenarios, {total['role']} roles, "
+            f"{total['nodes']} nodes ({total['node_definitions']} node definitions), "
+            f"{total['edges']} edges ({total['edge_statements']} edge statements, "
+            f"{total['unlabelled_edges']} unlabelled), {total['tool_nodes']} call nodes, "
+            f"{total['tools']} tools."
+        )
         for row in scen:
             for dup in row["duplicate_ids"]:
                 chart = kb.scenario(row["uuid"]).flowchart
@@ -115,7 +127,7 @@ def stats_table(kbs: Sequence[KnowledgeBase], domain: str | None = None) -> Stat
     return StatsTable(
         title="FlowBench workflows: nodes, edges and tools per scenario",
         columns=COLUMNS,
-        left_columns=[0, 1, 2],
+        left_columns=[0, 1],
         rows=rows,
         data=data,
         notes=notes,
