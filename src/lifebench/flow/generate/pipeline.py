@@ -31,6 +31,7 @@ class GenerateConfig:
     sessions_per_scenario: int = 5
     cross_sessions_per_role: int = 4
     seed: int = 0
+    candidates: int = 6
 
     def check(self) -> None:
         """Raise InputError for a count out of range."""
@@ -38,6 +39,8 @@ class GenerateConfig:
             raise InputError("must be between 0 and 100", field="--sessions")
         if not 0 <= self.cross_sessions_per_role <= 100:
             raise InputError("must be between 0 and 100", field="--cross")
+        if not 1 <= self.candidates <= 50:
+            raise InputError("must be between 1 and 50", field="--candidates")
 
 
 def plays_of(
@@ -71,10 +74,13 @@ def generate_sessions(
             continue
         usage: Counter[EdgeKey] = Counter()
         for i in range(config.sessions_per_scenario):
-            seed = derive_seed("flow-single", config.seed, scenario.uuid, i)
-            out["single"].append(
-                write_session([plays[scenario.uuid]], language, seed, usage, "single")
-            )
+            seeds = [
+                derive_seed("flow-single", config.seed, scenario.uuid, i, j)
+                for j in range(config.candidates)
+            ]
+            out["single"].append(_best_of([plays[scenario.uuid]], language, seeds, usage, "single"))
+        if config.sessions_per_scenario:
+            out["single"] += _cover(plays[scenario.uuid], language, config, usage)
     for role in kb.roles():
         members = [s for s in kb.role_scenarios(role) if plays[s.uuid].start_edges()]
         if len(members) < 2:
@@ -85,10 +91,57 @@ def generate_sessions(
             second = members[(i + 1 + i // len(members)) % len(members)]
             if second.uuid == first.uuid:
                 second = members[(i + 1) % len(members)]
-            seed = derive_seed("flow-cross", config.seed, role, i)
+            seeds = [
+                derive_seed("flow-cross", config.seed, role, i, j) for j in range(config.candidates)
+            ]
             pair = [plays[first.uuid], plays[second.uuid]]
-            out["cross"].append(write_session(pair, language, seed, usage, "cross"))
+            out["cross"].append(_best_of(pair, language, seeds, usage, "cross"))
     return out
+
+
+def _cover(
+    play: Play, language: Language, config: GenerateConfig, usage: Counter[EdgeKey]
+) -> list[GoldSession]:
+    """Extra sessions, one per edge no session has walked yet, each steered to that edge."""
+    extra = []
+    for edge in [EdgeKey(e.sources[0], e.target, e.label) for e in play.chart.expanded_edges]:
+        if usage[edge]:
+            continue
+        seeds = [
+            derive_seed("flow-cover", config.seed, play.scenario.uuid, edge.source, edge.target, j)
+            for j in range(config.candidates)
+        ]
+        for seed in seeds:
+            trial: Counter[EdgeKey] = Counter(usage)
+            session = write_session([play], language, seed, trial, "single", goal=edge)
+            if trial[edge]:
+                usage.clear()
+                usage.update(trial)
+                extra.append(session)
+                break
+    return extra
+
+
+def _best_of(
+    plays: list[Play],
+    language: Language,
+    seeds: list[int],
+    usage: Counter[EdgeKey],
+    setting: Setting,
+) -> GoldSession:
+    """Of the sessions the seeds give, the one walking the most edges not walked before
+    (the first on a tie); ``usage`` is updated with its edges."""
+    best: tuple[int, GoldSession, Counter[EdgeKey]] | None = None
+    for seed in seeds:
+        trial: Counter[EdgeKey] = Counter(usage)
+        session = write_session(plays, language, seed, trial, setting)
+        new = sum(1 for e, n in trial.items() if n and not usage[e])
+        if best is None or new > best[0]:
+            best = (new, session, trial)
+    assert best is not None
+    usage.clear()
+    usage.update(best[2])
+    return best[1]
 
 
 def setting_tools(kb: KnowledgeBase, session: GoldSession) -> tuple[ToolDef, ...]:

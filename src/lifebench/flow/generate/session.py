@@ -115,9 +115,13 @@ def negative(text: str) -> bool:
 _POSITIVE_STEMS = {"available", "successful", "resolved", "correct", "satisfied", "paid", "found"}
 
 
-def _distances(play: Play) -> dict[str, int]:
-    """Edges from each node to the nearest node without successors."""
-    ends = [n.key for n in play.chart.nodes if not play.chart.successors(n.key)]
+def _distances(play: Play, to: str | None = None) -> dict[str, int]:
+    """Edges from each node to the nearest node without successors (or to node ``to``)."""
+    ends = (
+        [to]
+        if to is not None
+        else [n.key for n in play.chart.nodes if not play.chart.successors(n.key)]
+    )
     back: dict[str, list[str]] = {}
     for edge in play.chart.expanded_edges:
         back.setdefault(edge.target, []).append(edge.sources[0])
@@ -158,8 +162,13 @@ class SessionWriter:
         rng: random.Random,
         usage: Counter[EdgeKey],
         setting: Setting,
+        goal: EdgeKey | None = None,
     ) -> None:
         self.plays = plays
+        self.goal = goal
+        self.to_goal = (
+            _distances(plays[0], goal.source) if goal is not None and len(plays) == 1 else {}
+        )
         self.language = language
         self.rng = rng
         self.usage = usage
@@ -392,8 +401,19 @@ class SessionWriter:
 
     # -- walking --------------------------------------------------------------------------
     def choose(self, play: Play, edges: list[EdgeKey]) -> EdgeKey:
+        if self.goal is not None and self.to_goal:
+            if self.goal in edges:
+                edge = self.goal
+                self.goal = None
+                self.usage[edge] += 1
+                return edge
+            best = min(self.to_goal.get(e.target, 99) for e in edges)
+            if best < 99:
+                edge = self.rng.choice([e for e in edges if self.to_goal.get(e.target, 99) == best])
+                self.usage[edge] += 1
+                return edge
         uuid = play.scenario.uuid
-        eligible = [e for e in edges if self.state.visits[(uuid, e.target)] < 2] or list(edges)
+        eligible = [e for e in edges if self.state.visits[(uuid, e.target)] < 3] or list(edges)
         dist = self.distances[uuid]
         if self.scenario_turns >= self.soft_limit:
             best = min(dist.get(e.target, 99) for e in eligible)
@@ -562,6 +582,7 @@ def write_session(
     usage: Counter[EdgeKey],
     setting: Setting,
     attempts: int = 30,
+    goal: EdgeKey | None = None,
 ) -> GoldSession:
     """One gold session over ``plays``, within the setting's agent-turn cap.
 
@@ -572,7 +593,7 @@ def write_session(
     for attempt in range(attempts):
         rng = random.Random(derive_seed("flow-session", seed, attempt))
         trial_usage = Counter(usage)
-        writer = SessionWriter(plays, language, rng, trial_usage, setting)
+        writer = SessionWriter(plays, language, rng, trial_usage, setting, goal)
         writer.run()
         if len(writer.state.gold) > cap:
             continue
