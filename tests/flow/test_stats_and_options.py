@@ -47,6 +47,8 @@ def test_domain_filter_and_bundled_default(flowbench_dir: Path) -> None:
     assert table.data[-1]["scenario"] == "6"
     with pytest.raises(InputError, match="no scenarios of domain 'Nowhere'"):
         stats_table([kb], "Nowhere")
+    with pytest.raises(InputError, match="a turn-level task file; tasks stats --suite flow reads"):
+        suite_stats([flowbench_dir / "sample_turns.jsonl"], None, "en")
     bundled = suite_stats([], None, "zh")
     assert bundled.data[-1]["nodes"] == 58 and bundled.data[-1]["edges"] == 82
 

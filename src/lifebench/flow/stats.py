@@ -137,9 +137,28 @@ def stats_table(kbs: Sequence[KnowledgeBase], domain: str | None = None) -> Stat
 def suite_stats(sources: Sequence[Path], domain: str | None, language: Language) -> StatsTable:
     """``FlowSuite.stats``: the knowledge bases ``sources`` (directories or knowledge files),
     or the bundled one of ``language`` when empty."""
+    for path in sources:
+        _refuse_task_file(Path(path))
     kbs = (
         [load_knowledge(p, language) for p in sources]
         if sources
         else [load_knowledge(None, language)]
     )
     return stats_table(kbs, domain)
+
+
+def _refuse_task_file(path: Path) -> None:
+    """A turn- or session-level file given instead of a knowledge base: say so."""
+    if not (path.is_file() and path.suffix == ".jsonl"):
+        return
+    from lifebench.flow.tasks import detect_task_file
+
+    try:
+        level = detect_task_file(path)
+    except InputError:
+        return
+    raise InputError(
+        f"a {level}-level task file; tasks stats --suite flow reads knowledge bases "
+        "(a directory with workflow_final.jsonl or the pools, or the file itself)",
+        file=str(path),
+    )
