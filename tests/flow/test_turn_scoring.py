@@ -205,6 +205,18 @@ async def test_judge_is_asked_only_for_unsure_values_and_memoised() -> None:
     assert "API: book" in prompt and "2035-01-01" in prompt and "tomorrow 3pm" in prompt
 
 
+async def test_judge_memo_tells_values_apart() -> None:
+    judge, model = _judge(*['{"same": true}', '{"same": false}'] + ['{"same": true}'] * 3)
+    matcher = _matcher(judge)
+    assert await matcher.value("book", "when", "today", "now")
+    assert not await matcher.value("book", "when", "tonight", "now")  # other gold: asked again
+    assert not await matcher.value("book", "when", "tonight", "now")  # memoised
+    assert await matcher.value("book", "where", "tonight", "now")  # other key: asked again
+    assert await matcher.value("pay", "where", "tonight", "now")  # other tool: asked again
+    assert await matcher.value("pay", "where", "tonight", "later")  # other prediction
+    assert matcher.asked == 5 and matcher.unsure == 6 and len(model.calls) == 5
+
+
 async def test_judge_says_no() -> None:
     judge, _ = _judge('{"same": false}')
     assert not await _matcher(judge).value("book", "when", "tomorrow", "next year")

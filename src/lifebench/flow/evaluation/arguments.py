@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,9 +43,9 @@ def _same(parsed: Any) -> bool:
 class FuzzyJudge:
     """Asks a judge model whether two values of one parameter mean the same (temperature 0)."""
 
-    def __init__(self, model: ChatModel, *, seed: int | None = None, max_reasks: int = 2) -> None:
+    def __init__(self, model: ChatModel, *, max_reasks: int = 2) -> None:
         self._model = model
-        self._config = GenerateConfig(temperature=0.0, seed=seed)
+        self._config = GenerateConfig(temperature=0.0)
         self._max_reasks = max_reasks
 
     async def same(
@@ -87,7 +86,7 @@ class ArgumentMatcher:
         self.unsure += 1
         if self._judge is None:
             return False
-        memo_key = (tool, key, _dump(gold), _dump(pred))
+        memo_key = (tool, key, repr(gold), repr(pred))
         if memo_key not in self._memo:
             same, usage = await self._judge.same(self.docs, tool, key, gold, pred)
             self.usage = self.usage + usage
@@ -125,7 +124,3 @@ class ArgumentMatcher:
             if key in given and await self.value(gold_name, key, gold[key], given[key]):
                 hits += 1
         return hits
-
-
-def _dump(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)

@@ -6,32 +6,27 @@ and knowledge format. Session level: success rate, task progress and tool P/R/F1
 sessions, with the same breakdowns, plus the share of each failure reason when classified.
 
 Units without a usable evaluation (infrastructure errors, grading errors) and ungradable ones
-are left out and counted.
+are left out and counted. The per-unit facts come from the ``info`` the flow evaluators write.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from lifebench.flow.evaluation.counts import PRF, ratio
 from lifebench.flow.evaluation.prompts import FAILURE_CATEGORIES
 
-_NODE_FORMATS = ("flowchart", "ensemble")
+NODE_FORMATS = ("flowchart", "ensemble")
+GROUPS = ("domain", "role", "format")
 
 
-def _graded(records: Sequence[Any]) -> tuple[list[Mapping[str, Any]], int]:
-    """(by_basis of every usable evaluation, number of unusable units)."""
-    usable, skipped = [], 0
-    for r in records:
-        ev = getattr(r, "evaluation", None)
-        if getattr(r, "status", "") != "done" or ev is None or ev.error is not None:
-            skipped += 1
-            continue
-        usable.append(ev.by_basis)
-    return usable, skipped
+class _Tally(Protocol):
+    def add(self, info: Mapping[str, Any], extra: Mapping[str, Any] | None) -> None: ...
+
+
+T = TypeVar("T", bound=_Tally)
 
 
 def _mean(values: Sequence[float]) -> float | None:
@@ -39,7 +34,9 @@ def _mean(values: Sequence[float]) -> float | None:
 
 
 @dataclass
-class _TurnTally:
+class TurnTally:
+    """Sums of the turn counters of some turns."""
+
     tools: PRF = field(default_factory=PRF)
     params: PRF = field(default_factory=PRF)
     node_gold: int = 0
@@ -50,23 +47,22 @@ class _TurnTally:
     scores: list[int] = field(default_factory=list)
     missing: int = 0
 
-    def add(self, counts: Mapping[str, int], response: Mapping[str, Any] | None) -> None:
+    def add(self, info: Mapping[str, Any], response: Mapping[str, Any] | None) -> None:
+        """Add one turn (``info`` of its ``turn`` basis, ``response`` basis info if judged)."""
+        c = info["counts"]
         self.turns += 1
-        self.tools = self.tools + PRF(
-            counts["correct_call"], counts["pred_call"], counts["gold_call"]
-        )
-        self.params = self.params + PRF(
-            counts["correct_params"], counts["pred_params"], counts["gold_params"]
-        )
-        self.node_gold += counts["node_gold"]
-        self.node_correct += counts["node_correct"]
-        self.unusable_turns += counts["format_error"]
-        self.format_errors += counts.get("unusable_replies", counts["format_error"])
-        if response is not None and response.get("score") is not None:
-            self.scores.append(int(response["score"]))
-            self.missing += int(bool(response.get("missing")))
+        self.tools += PRF(c["correct_call"], c["pred_call"], c["gold_call"])
+        self.params += PRF(c["correct_params"], c["pred_params"], c["gold_params"])
+        self.node_gold += c["node_gold"]
+        self.node_correct += c["node_correct"]
+        self.unusable_turns += c["format_error"]
+        self.format_errors += c["unusable_replies"]
+        if response is not None and response["score"] is not None:
+            self.scores.append(response["score"])
+            self.missing += int(response["missing"])
 
     def numbers(self, nodes: bool, judged: bool) -> dict[str, Any]:
+        """The report numbers of these turns."""
         out: dict[str, Any] = {
             "turns": self.turns,
             "tool_precision": self.tools.precision,
@@ -81,14 +77,16 @@ class _TurnTally:
         if nodes:
             out["node_accuracy"] = ratio(self.node_correct, self.node_gold)
         if judged:
-            out["response_score"] = _mean([float(s) for s in self.scores])
+            out["response_score"] = _mean(self.scores)
             out["response_scored"] = len(self.scores)
             out["response_missing"] = self.missing
         return out
 
 
 @dataclass
-class _SessionTally:
+class SessionTally:
+    """Sums of the session outcomes of some sessions."""
+
     sessions: int = 0
     successes: int = 0
     progress: list[float] = field(default_factory=list)
@@ -98,21 +96,23 @@ class _SessionTally:
     format_errors: int = 0
     failures: dict[str, int] = field(default_factory=dict)
 
-    def add(self, completion: Mapping[str, Any], tools: Mapping[str, Any] | None) -> None:
+    def add(self, info: Mapping[str, Any], tools: Mapping[str, Any] | None) -> None:
+        """Add one session (``info`` of its ``completion`` basis, ``session_tools`` info)."""
         self.sessions += 1
-        self.successes += int(bool(completion.get("success")))
-        self.progress.append(float(completion.get("progress", 0.0)))
-        self.capped += int(bool(completion.get("capped")))
-        reason = completion.get("failure_reason")
-        if reason:
-            self.failures[str(reason)] = self.failures.get(str(reason), 0) + 1
+        self.successes += int(info["success"])
+        self.progress.append(info["progress"])
+        self.capped += int(info["capped"])
+        if "failure_reason" in info:
+            name = info["failure_reason"]
+            self.failures[name] = self.failures.get(name, 0) + 1
         if tools is not None:
             calls = tools["calls"]
-            self.tools = self.tools + PRF(calls["tp"], calls["n_pred"], calls["n_gold"])
-            self.official_right += int(calls.get("official_right", 0))
-            self.format_errors += int(tools.get("format_errors", 0))
+            self.tools += PRF(calls["tp"], calls["n_pred"], calls["n_gold"])
+            self.official_right += calls["official_right"]
+            self.format_errors += tools["format_errors"]
 
     def numbers(self, reasons: bool) -> dict[str, Any]:
+        """The report numbers of these sessions."""
         out: dict[str, Any] = {
             "sessions": self.sessions,
             "success_rate": ratio(self.successes, self.sessions),
@@ -132,50 +132,31 @@ class _SessionTally:
         return out
 
 
-def _level(config: Mapping[str, Any], graded: list[Mapping[str, Any]]) -> str:
-    options = config.get("suite_options") or {}
-    level = options.get("level") if isinstance(options, Mapping) else None
-    if level in ("turn", "session"):
-        return str(level)
-    return "session" if any("completion" in b for b in graded) else "turn"
-
-
-def _fmt(config: Mapping[str, Any]) -> str:
-    options = config.get("suite_options") or {}
-    return str(options.get("knowledge_format", "")) if isinstance(options, Mapping) else ""
-
-
-def _group(keyed: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: keyed[k] for k in sorted(keyed)}
-
-
-def turn_report(graded: list[Mapping[str, Any]], fmt: str, skipped: int) -> dict[str, Any]:
-    """Turn-level numbers of the usable evaluations."""
-    total = _TurnTally()
-    groups: dict[str, dict[str, _TurnTally]] = {
-        "domain": defaultdict(_TurnTally),
-        "role": defaultdict(_TurnTally),
-        "format": defaultdict(_TurnTally),
-    }
+def _tally(
+    graded: Sequence[Mapping[str, Any]], main: str, extra: str, make: Callable[[], T]
+) -> tuple[T, dict[str, dict[str, T]], int]:
+    """Add every unit whose ``main`` basis is gradable to the total and to its groups."""
+    total = make()
+    groups: dict[str, dict[str, T]] = {g: {} for g in GROUPS}
     ungradable = 0
-    judged = any("response" in b for b in graded)
     for bases in graded:
-        turn = bases.get("turn")
-        if turn is None or turn.info.get("ungradable"):
+        info = bases[main].info
+        if info.get("ungradable"):
             ungradable += 1
             continue
-        info = turn.info
-        response = bases["response"].info if "response" in bases else None
-        fmt_of = str(info.get("format") or fmt or "(unknown)")
-        for tally in (
-            total,
-            groups["domain"][str(info.get("domain", "(unknown)"))],
-            groups["role"][str(info.get("role", "(unknown)"))],
-            groups["format"][fmt_of],
-        ):
-            tally.add(info["counts"], response)
-    nodes = fmt in _NODE_FORMATS
-    out = {
+        more = bases[extra].info if extra in bases else None
+        total.add(info, more)
+        for g in GROUPS:
+            groups[g].setdefault(str(info[g]), make()).add(info, more)
+    return total, groups, ungradable
+
+
+def turn_report(graded: Sequence[Mapping[str, Any]], fmt: str, skipped: int) -> dict[str, Any]:
+    """Turn-level numbers of the usable evaluations (``fmt``: the run's knowledge format)."""
+    total, groups, ungradable = _tally(graded, "turn", "response", TurnTally)
+    judged = any("response" in b for b in graded)
+    nodes = fmt in NODE_FORMATS
+    out: dict[str, Any] = {
         "level": "turn",
         **total.numbers(nodes, judged),
         "turn_counts": {
@@ -186,42 +167,16 @@ def turn_report(graded: list[Mapping[str, Any]], fmt: str, skipped: int) -> dict
             "not_evaluated": skipped,
         },
     }
-    for name, keyed in groups.items():
-        out[f"by_{name}"] = _group(
-            {
-                key: tally.numbers(nodes or (name == "format" and key in _NODE_FORMATS), judged)
-                for key, tally in keyed.items()
-            }
-        )
+    for g, keyed in groups.items():
+        out[f"by_{g}"] = {k: keyed[k].numbers(nodes, judged) for k in sorted(keyed)}
     return out
 
 
-def session_report(graded: list[Mapping[str, Any]], fmt: str, skipped: int) -> dict[str, Any]:
+def session_report(graded: Sequence[Mapping[str, Any]], fmt: str, skipped: int) -> dict[str, Any]:
     """Session-level numbers of the usable evaluations."""
-    total = _SessionTally()
-    groups: dict[str, dict[str, _SessionTally]] = {
-        "domain": defaultdict(_SessionTally),
-        "role": defaultdict(_SessionTally),
-        "format": defaultdict(_SessionTally),
-    }
-    ungradable = 0
-    reasons = False
-    for bases in graded:
-        completion = bases.get("completion")
-        if completion is None or completion.info.get("ungradable"):
-            ungradable += 1
-            continue
-        info = completion.info
-        reasons = reasons or "failure_reason" in info
-        tools = bases["session_tools"].info if "session_tools" in bases else None
-        for tally in (
-            total,
-            groups["domain"][str(info.get("domain", "(unknown)"))],
-            groups["role"][str(info.get("role", "(unknown)"))],
-            groups["format"][str(info.get("format") or fmt or "(unknown)")],
-        ):
-            tally.add(info, tools)
-    out = {
+    total, groups, ungradable = _tally(graded, "completion", "session_tools", SessionTally)
+    reasons = bool(total.failures)
+    out: dict[str, Any] = {
         "level": "session",
         **total.numbers(reasons),
         "session_counts": {
@@ -231,14 +186,20 @@ def session_report(graded: list[Mapping[str, Any]], fmt: str, skipped: int) -> d
             "not_evaluated": skipped,
         },
     }
-    for name, keyed in groups.items():
-        out[f"by_{name}"] = _group({k: t.numbers(reasons) for k, t in keyed.items()})
+    for g, keyed in groups.items():
+        out[f"by_{g}"] = {k: keyed[k].numbers(reasons) for k in sorted(keyed)}
     return out
 
 
 def flow_report(records: Sequence[Any], config: Mapping[str, Any]) -> dict[str, Any]:
-    """The suite's report numbers for ``records`` of a run configured by ``config``."""
-    graded, skipped = _graded(records)
-    if _level(config, graded) == "session":
-        return session_report(graded, _fmt(config), skipped)
-    return turn_report(graded, _fmt(config), skipped)
+    """The suite's report numbers for ``records`` of a run configured by ``config`` (its
+    ``suite_options`` name the level and the knowledge format)."""
+    graded = [
+        r.evaluation.by_basis
+        for r in records
+        if r.status == "done" and r.evaluation is not None and r.evaluation.error is None
+    ]
+    skipped = len(records) - len(graded)
+    options = config["suite_options"]
+    report = session_report if options["level"] == "session" else turn_report
+    return report(graded, options["knowledge_format"], skipped)

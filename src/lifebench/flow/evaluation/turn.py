@@ -40,6 +40,7 @@ class TurnScore:
 
     gold_call: int
     pred_call: int
+    pred_reply: int
     correct_call: int
     gold_params: int
     pred_params: int
@@ -54,7 +55,7 @@ class TurnScore:
         """A tool turn with the right call, or a reply turn answered with a reply."""
         if self.gold_call:
             return bool(self.correct_call)
-        return not self.pred_call and not self.format_error
+        return bool(self.pred_reply) and not self.pred_call and not self.format_error
 
 
 async def score_turn(
@@ -85,6 +86,7 @@ async def score_turn(
     return TurnScore(
         gold_call=int(gold_call),
         pred_call=int(pred_call),
+        pred_reply=int(bool(pred.response)),
         correct_call=int(correct_call),
         gold_params=gold_params,
         pred_params=pred_params,
