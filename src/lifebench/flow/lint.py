@@ -39,7 +39,12 @@ def _turn(sample: TurnSample) -> list[FlowFinding]:
     if not sample.history:
         add("history", "warning", "empty history (the first turn is the user's)")
     if not sample.scenarios and not sample.system_prompt:
-        add("scenarios", "warning", "unknown scenario and no prompt: the agent sees only the tools")
+        add(
+            "scenarios",
+            "warning",
+            "no known scenario and no rendered prompt: give its workflows with --knowledge, "
+            "else the agent sees only the tools",
+        )
     return out
 
 

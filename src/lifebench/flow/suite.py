@@ -117,8 +117,9 @@ class FlowSuite:
     def load_tasks(
         self, source: Path | None, domain: str, language: Language, task_set: str = "auto"
     ) -> list[Any]:
-        """Units of ``source`` whatever their level (``tasks validate``), with the bundled
-        knowledge; without a source, the bundled single-scenario turn samples."""
+        """Units of ``source`` whatever their level (``tasks validate``; no knowledge base, so
+        domains the file does not name stay unknown); without a source, the bundled
+        single-scenario turn samples."""
         from lifebench.flow.tasks import (
             bundled_turn_samples,
             detect_task_file,
@@ -128,10 +129,8 @@ class FlowSuite:
 
         if source is None:
             return self._filter(list(bundled_turn_samples(language, "single")), domain, "(bundled)")
-        kb = self.knowledge(None, language)
-        if detect_task_file(source) == "turn":
-            return self._filter(list(load_turn_samples(source, kb, language)), domain, str(source))
-        return self._filter(list(load_session_tasks(source, kb, language)), domain, str(source))
+        loader = load_turn_samples if detect_task_file(source) == "turn" else load_session_tasks
+        return self._filter(list(loader(source, None, language)), domain, str(source))
 
     def parse_task(self, data: str) -> Any:
         """A turn sample or a session task from its stored JSON."""
