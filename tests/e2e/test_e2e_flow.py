@@ -42,9 +42,10 @@ def _agent(messages: list[dict[str, Any]]) -> str:
 
 
 def _user(messages: list[dict[str, Any]]) -> str:
-    if len(messages) == 1:
-        return "Hi, I'd like to pay a bill."
-    if "Goodbye" in messages[-1]["content"]:
+    conversation = messages[-1]["content"]
+    if "you speak first" in conversation:
+        return "User: Hi, I'd like to pay a bill."  # the prefix is removed
+    if "Goodbye" in conversation.splitlines()[-3]:
         return "###STOP###"
     return "It's B-77, 120 yuan."
 
@@ -141,6 +142,13 @@ def test_session_level_records_every_role(tmp_path: Path, server: MockOpenAIServ
     for request in server.requests:
         if request.body["model"] in ("user-m", "tool-m"):
             assert all("Thought" not in m["content"] for m in request.body["messages"][1:])
+    first = sim.messages[0]
+    assert first.role == "user" and first.content == "Hi, I'd like to pay a bill."
+    last_user = [r for r in server.requests if r.body["model"] == "user-m"][-1]
+    assert (
+        "User: It's B-77, 120 yuan.\nAssistant: Bill B-77 is paid. Goodbye!"
+        in (last_user.body["messages"][-1]["content"])
+    )
 
 
 def test_turn_level_records_agent_and_judge(tmp_path: Path, server: MockOpenAIServer) -> None:

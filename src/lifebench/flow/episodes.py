@@ -15,13 +15,13 @@ from lifebench.flow.kb import KnowledgeBase, Scenario, ToolDef, background, know
 from lifebench.flow.options import FlowOptions
 from lifebench.flow.simulators.environment import FlowEnvironment, SessionTools, ToolSimulator
 from lifebench.flow.simulators.prompts import user_prompt
+from lifebench.flow.simulators.user import FlowUser
 from lifebench.flow.tasks.models import GoldTurn, SessionTask, TurnSample, split_official_prompt
 from lifebench.models import ChatModel, GenerateConfig
 from lifebench.simulation import (
     Agent,
     Episode,
     Limits,
-    LLMUser,
     NoopAgent,
     ScriptedUser,
     UserSimulator,
@@ -178,9 +178,8 @@ def session_user(
         return ScriptedUser(task.user_lines or [task.user_summary])
     if model is None:
         raise ValueError("the llm user needs a model")
-    return LLMUser(
-        model, user_prompt(task.user_summary, task.persona, task.datetime, language), config
-    )
+    prompt = user_prompt(task.user_summary, task.persona, task.datetime, language)
+    return FlowUser(model, prompt, config, language)
 
 
 def session_episode(

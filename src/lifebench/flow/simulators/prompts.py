@@ -105,3 +105,19 @@ def user_prompt(summary: str, persona: str, now: str, language: Language = "en")
     return _USER.get(language).format(
         summary=summary.strip(), persona=persona_line, now=now or "-", done=DONE
     )
+
+
+_TURN = Text(
+    "Conversation so far:\n{history}\n\nWrite the user's next message.",
+    "目前的对话：\n{history}\n\n请写出用户的下一条消息。",
+)
+_EMPTY = Text("(nothing yet: you speak first)", "（尚无对话：由你先开口）")
+_WHO = {"en": ("User", "Assistant"), "zh": ("用户", "助手")}
+
+
+def user_turn_prompt(lines: Sequence[tuple[bool, str]], language: Language = "en") -> str:
+    """The per-turn message of the user simulator: the conversation as "User:" / "Assistant:"
+    lines (``(True, text)`` for the user's own lines) and the request for the next one."""
+    user, assistant = _WHO[language]
+    body = "\n".join(f"{user if own else assistant}: {text}" for own, text in lines)
+    return _TURN.get(language).format(history=body or _EMPTY.get(language))
