@@ -143,6 +143,41 @@ async def test_turn_unsure_values_are_counted_and_judged() -> None:
     assert model.calls[0].config is not None and model.calls[0].config.temperature == 0.0
 
 
+async def test_turn_enumerations_come_from_the_sample_tools() -> None:
+    sample = _TOOL_TURN.model_copy(
+        update={
+            "gold": _TOOL_TURN.gold.model_copy(
+                update={
+                    "thought": _TOOL_TURN.gold.thought.model_copy(
+                        update={
+                            "action_input": '{"bill_id": "B-77", "amount": 120, "method": "card"}'
+                        }
+                    )
+                }
+            )
+        }
+    )
+    args = '{"bill_id": "B-77", "amount": 120, "method": "card or cash"}'
+    message = AssistantMessage(tool_calls=[ToolCall(id="1", name="payBill", arguments=args)])
+    result = await TurnEvaluator().evaluate(sample, _static(message))
+    assert result.reward == 0.0 and result.info["counts"]["correct_params"] == 2
+    assert result.info["unsure_values"] == 0  # an enumeration is never unsure
+
+
+async def test_turn_gold_without_a_node() -> None:
+    sample = _REPLY_TURN.model_copy(
+        update={
+            "gold": _REPLY_TURN.gold.model_copy(
+                update={
+                    "thought": _REPLY_TURN.gold.thought.model_copy(update={"current_node": None})
+                }
+            )
+        }
+    )
+    result = await TurnEvaluator().evaluate(sample, _static(AssistantMessage(content="Hi")))
+    assert result.info["gold_node"] == "" and result.info["counts"]["node_gold"] == 0
+
+
 async def test_turn_strict_parameters() -> None:
     message = AssistantMessage(
         tool_calls=[ToolCall(id="1", name="pay", arguments='{"bill_id": "B-77", "amount": 120}')]
@@ -618,6 +653,7 @@ def test_node_joiners(joiner: str) -> None:
 
 def test_node_decorations_and_prediction_defaults() -> None:
     assert normalize_node(" `AB001`. ") == frozenset({"AB001"})
+    assert normalize_node("'XA001'") == frozenset({"XA001"})
     assert normalize_node("AB001 AB002") == frozenset({"AB001 AB002"})
     assert prediction_of(None) == Prediction(None, None, "", "", True, 0, 1)
     message = AssistantMessage(content=" Hi ", raw={"format_error": True, "format_errors": 2})

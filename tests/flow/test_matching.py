@@ -110,3 +110,30 @@ def test_non_empty_values(value: Any) -> None:
 def test_gold_keys_skip_empty_values() -> None:
     assert gold_keys({"a": "x", "b": "", "c": [], "d": 0, "e": None}) == ["a", "d"]
     assert gold_keys(None) == []
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("true", True, M),  # a boolean prediction read as text
+        ("false", False, M),
+        ("true", False, U),
+        (False, "false", M),
+        (False, " FALSE ", M),
+        (False, "true", X),
+        (1200, "1,200", M),  # thousands separators
+        (1200, "1.200", X),
+        ({"note": "", "n": 2}, {"n": 3}, X),  # an empty key does not end the check
+    ],
+)
+def test_more_value_rules(gold: Any, pred: Any, want: Verdict) -> None:
+    assert match_value(gold, pred) is want
+
+
+def test_non_json_gold_never_matches() -> None:
+    assert match_value(object, object) is X
+
+
+def test_enum_values_strip_quotes() -> None:
+    assert enum_values("Enumeration type, ['Yes', \"No\"]") == ("Yes", "No")
+    assert enum_values("Enumeration type, [Yes, , No]") == ("Yes", "No")

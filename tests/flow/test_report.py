@@ -151,7 +151,7 @@ def test_response_score_and_node_accuracy_only_when_they_apply() -> None:
     assert {k: rep[k] for k in want} == want
     assert "node_accuracy" not in rep and rep["by_format"] == {"text": want}
     assert "node_accuracy" in flow_report(records, _config("turn", "ensemble"))
-    plain = flow_report(records[2:], _config("turn", "text"))
+    plain = flow_report(records[3:], _config("turn", "text"))
     assert "response_score" not in plain
 
 
@@ -224,6 +224,7 @@ def test_session_report_whole() -> None:
         _session("A", (1, 3, 2), progress=0.5, official=2, failure="tool usage"),
         _session("B", (0, 0, 1), capped=True, failure="tool usage", format_errors=1),
         _session("B", (0, 0, 0), ungradable=True),
+        _session("B", (0, 0, 0), ungradable=True),
         _session("B", (0, 0, 0), failure="missing step"),
     ]
     reasons_ab = {
@@ -258,7 +259,7 @@ def test_session_report_whole() -> None:
                 "f1": 0.6,
             },
             "official_double_count_right": 4,
-            "ungradable": 1,
+            "ungradable": 2,
             "not_evaluated": 0,
         },
         "by_domain": {"A": a, "B": b},

@@ -60,9 +60,10 @@ def test_prf_zero_denominators_are_undefined_not_negative_zero() -> None:
     assert PRF(0, 2, 0).precision == 0.0 and PRF(0, 2, 0).f1 == 0.0
 
 
-def test_prf_refuses_inconsistent_counts() -> None:
-    with pytest.raises(ValueError):
-        PRF(3, 2, 5)
+@pytest.mark.parametrize("counts", [(3, 2, 5), (3, 5, 2), (-1, 2, 2), (0, -1, 2), (0, 2, -1)])
+def test_prf_refuses_inconsistent_counts(counts: tuple[int, int, int]) -> None:
+    with pytest.raises(ValueError, match=r"^inconsistent counts: PRF\(tp="):
+        PRF(*counts)
 
 
 # -- turn counters --------------------------------------------------------------------------

@@ -66,7 +66,7 @@ def prediction_of(message: AssistantMessage | None) -> Prediction:
         thought=message.reasoning or "",
         format_error=bool(raw.get("format_error")),
         extra_calls=max(len(message.tool_calls) - 1, 0),
-        unusable_replies=int(raw.get("format_errors", 0) or 0),
+        unusable_replies=int(raw.get("format_errors", 0)),
     )
 
 

@@ -140,7 +140,7 @@ def session_meta(task: SessionTask, simulation: Simulation) -> dict[str, Any]:
 def format_errors(messages: Sequence[Message]) -> int:
     """Unusable ReAct replies the agent produced in a session (re-asked ones included)."""
     return sum(
-        int((m.raw or {}).get("format_errors", 0) or 0)
+        int((m.raw or {}).get("format_errors", 0))
         for m in messages
         if isinstance(m, AssistantMessage)
     )
@@ -179,7 +179,7 @@ class SessionToolsEvaluator:
         return BasisResult(
             basis=TOOLS_BASIS,
             reward=1.0 if complete else 0.0,
-            score=counts.f1 if counts.f1 is not None else (1.0 if complete else 0.0),
+            score=1.0 if counts.f1 is None else counts.f1,  # None: nothing expected, nothing made
             usage=matcher.usage,
             info={
                 **session_meta(task, simulation),
@@ -370,7 +370,7 @@ class RuleCompletion:
                 note="no gold calls: the rule judge cannot check this task (ungradable)",
                 info={**info, "ungradable": True},
             )
-        matcher = ArgumentMatcher(tool_docs(task.tools, task.datetime))
+        matcher = ArgumentMatcher(tool_docs(task.tools, ""))  # rules only: no time needed
         calls = await match_calls(_gold(task), predicted_calls(simulation.messages), matcher)
         missing = [task.gold_calls[i].name for i, p in enumerate(calls.pairs) if p is None]
         total, achieved = calls.counts.n_gold, calls.counts.tp

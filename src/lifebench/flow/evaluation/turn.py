@@ -168,7 +168,7 @@ class TurnEvaluator:
         gold_action = thought.action or None
         score = await score_turn(
             gold_action,
-            thought.arguments() if gold_action else None,
+            thought.arguments(),
             thought.current_node,
             pred,
             matcher,
