@@ -151,6 +151,23 @@ def test_session_level_records_every_role(tmp_path: Path, server: MockOpenAIServ
     )
 
 
+def test_offline_turn_run_regraded_with_the_judge(tmp_path: Path, server: MockOpenAIServer) -> None:
+    world = write_world(tmp_path / "world")
+    out = tmp_path / "regrade"
+    _invoke(
+        "run", "--suite", "flow", "--tasks", str(world["turns"]), "--knowledge", str(world["kb"]),
+        "--out", str(out), "--quiet",
+    )  # fmt: skip
+    assert "response_score" not in _report(out) and server.count == 0
+    _invoke(
+        "eval", str(out), "--judge-model", "judge",
+        "--models", str(_models(tmp_path, server.base_url)), "--quiet",
+    )  # fmt: skip
+    rep = _report(out)
+    assert rep["response_score"] == 8.0 and rep["response_scored"] == 3
+    assert rep["tool_f1"] == 1.0 and _calls(server) == {"judge-m": 3}
+
+
 def test_turn_level_records_agent_and_judge(tmp_path: Path, server: MockOpenAIServer) -> None:
     world = write_world(tmp_path / "world")
     out = tmp_path / "turn"

@@ -179,3 +179,36 @@ def test_wrong_level_and_unknown_domain_are_clear_errors(
         _run(tmp_path / "b", world["turns"], world["kb"], domain="travel")
     ok = _run(tmp_path / "c", world["turns"], world["kb"], domain="Customer Service")
     assert ok["turns"] == 4
+
+
+def test_function_calling_agent(tmp_path: Path, world: dict[str, Path]) -> None:
+    from lifebench.messages import ToolCall
+
+    script = [
+        AssistantMessage(content="Which bill and amount?"),
+        AssistantMessage(
+            tool_calls=[
+                ToolCall(id="x", name="payBill", arguments='{"bill_id": "B-77", "amount": 120}')
+            ]
+        ),
+        AssistantMessage(content="Paid."),
+        AssistantMessage(content="Bye."),
+    ]
+    model = ScriptedModel(script)
+    factory = ModelFactory()
+    factory.register("a", model)
+    rep = _run(
+        tmp_path / "fc",
+        world["turns"],
+        world["kb"],
+        factory,
+        agent="llm",
+        agent_model="a",
+        suite_options={"agent_mode": "function-calling", "knowledge_format": "text"},
+    )
+    assert (rep["tool_f1"], rep["param_f1"], rep["avg_reward"]) == (1.0, 1.0, 1.0)
+    first = model.calls[0]
+    assert first.tools is not None and [t["function"]["name"] for t in first.tools] == ["payBill"]
+    third = model.calls[2].messages  # history: user, reply, user, call, tool result
+    assert [m.role for m in third] == ["system", "user", "assistant", "user", "assistant", "tool"]
+    assert all(getattr(m, "reasoning", None) is None for m in third)
