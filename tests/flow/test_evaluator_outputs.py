@@ -370,6 +370,24 @@ async def test_session_tools_with_a_judge() -> None:
     assert (
         result.reward == 1.0 and result.info["judge_asked"] == 1 and result.usage.prompt_tokens == 9
     )
+    prompt = model.calls[0].messages[-1].content
+    assert "Current time: 2035-03-05 10:00:00 Monday" in prompt and "Parameter: bill_id" in prompt
+    assert "API: payBill" in prompt
+    with pytest.raises(
+        TypeError, match=r"^session evaluators grade session tasks, not TurnSample$"
+    ):
+        await SessionToolsEvaluator().evaluate(_TOOL_TURN, _session([]))
+
+
+async def test_session_calls_with_empty_or_odd_arguments() -> None:
+    from lifebench.flow.evaluation.session import Call, predicted_calls
+
+    messages = [
+        AssistantMessage(tool_calls=[ToolCall(id="1", name="a", arguments="")]),
+        AssistantMessage(tool_calls=[ToolCall(id="2", name="b", arguments="[1]")]),
+        AssistantMessage(tool_calls=[ToolCall(id="3", name="c", arguments="{oops")]),
+    ]
+    assert predicted_calls(messages) == [Call("a", {}), Call("b", None), Call("c", None)]
 
 
 async def test_rule_completion_outputs() -> None:
@@ -661,6 +679,10 @@ def test_node_decorations_and_prediction_defaults() -> None:
     assert prediction_of(AssistantMessage(content="x")) == Prediction(
         None, None, "x", "", False, 0, 0
     )
+    empty_args = AssistantMessage(tool_calls=[ToolCall(id="1", name="p", arguments="")])
+    assert prediction_of(empty_args).arguments == {}
+    listed = AssistantMessage(tool_calls=[ToolCall(id="1", name="p", arguments="[1]")])
+    assert prediction_of(listed).arguments is None
 
 
 def test_fuzzy_judge_settings() -> None:

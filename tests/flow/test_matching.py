@@ -137,3 +137,7 @@ def test_non_json_gold_never_matches() -> None:
 def test_enum_values_strip_quotes() -> None:
     assert enum_values("Enumeration type, ['Yes', \"No\"]") == ("Yes", "No")
     assert enum_values("Enumeration type, [Yes, , No]") == ("Yes", "No")
+
+
+def test_enum_values_keep_their_letters() -> None:
+    assert enum_values("Size. Enumeration type, [XL, M, S]") == ("XL", "M", "S")

@@ -144,15 +144,19 @@ def test_response_score_and_node_accuracy_only_when_they_apply() -> None:
     records = [
         _turn("A", (0, 0, 0, 0, 0, 0), score=8, fmt="text"),
         _turn("A", (0, 1, 0, 0, 0, 0), score=1, missing=True, fmt="text"),
-        _turn("A", (1, 1, 1, 0, 0, 0), fmt="text"),
+        _turn("A", (0, 1, 0, 0, 0, 0), score=1, missing=True, fmt="text"),
+        _turn("B", (1, 1, 1, 0, 0, 0), fmt="text"),
     ]
     rep = flow_report(records, _config("turn", "text"))
-    want = _nums(3, (1, 2, 1), (0, 0, 0), response_score=4.5, response_scored=2, response_missing=1)
+    judged = {"response_score": 10 / 3, "response_scored": 3, "response_missing": 2}
+    want = _nums(4, (1, 3, 1), (0, 0, 0), **judged)
     assert {k: rep[k] for k in want} == want
     assert "node_accuracy" not in rep and rep["by_format"] == {"text": want}
+    no_scores = {"response_score": None, "response_scored": 0, "response_missing": 0}
+    assert rep["by_domain"]["B"] == _nums(1, (1, 1, 1), (0, 0, 0), **no_scores)
     assert "node_accuracy" in flow_report(records, _config("turn", "ensemble"))
     plain = flow_report(records[3:], _config("turn", "text"))
-    assert "response_score" not in plain
+    assert "response_score" not in plain and plain["turns"] == 1
 
 
 def _session(

@@ -72,9 +72,9 @@ def _task(*gold: tuple[str, dict[str, Any]]) -> SessionTask:
 
 def test_max_matching_beats_greedy() -> None:
     # gold 0 can pair with p0 or p1; gold 1 only with p0: greedy (gold 0 → p0) finds 1 pair
-    assert max_matching([[True, True], [True, False]]) == [1, 0]
-    assert max_matching([]) == []
-    assert max_matching([[False], [False]]) == [None, None]
+    assert max_matching([[True, True], [True, False]], 2) == [1, 0]
+    assert max_matching([], 0) == []
+    assert max_matching([[False], [False]], 1) == [None, None]
 
 
 async def test_one_to_one_vs_official_double_count() -> None:

@@ -43,10 +43,9 @@ def _same(parsed: Any) -> bool:
 class FuzzyJudge:
     """Asks a judge model whether two values of one parameter mean the same (temperature 0)."""
 
-    def __init__(self, model: ChatModel, *, max_reasks: int = 2) -> None:
+    def __init__(self, model: ChatModel) -> None:
         self._model = model
         self._config = GenerateConfig(temperature=0.0)
-        self._max_reasks = max_reasks
 
     async def same(
         self, docs: ToolDocs, tool: str, key: str, gold: Any, pred: Any
@@ -55,10 +54,9 @@ class FuzzyJudge:
         answer = await ask_json(
             self._model,
             FUZZY_SYSTEM,
-            fuzzy_prompt(docs.blocks.get(tool, ""), docs.now, key, gold, pred),
+            fuzzy_prompt(docs.blocks.get(tool), docs.now, key, gold, pred),
             _same,
             config=self._config,
-            max_reasks=self._max_reasks,
         )
         return answer.value, answer.usage
 

@@ -26,7 +26,7 @@ class PRF:
     n_gold: int = 0
 
     def __post_init__(self) -> None:
-        if min(self.tp, self.n_pred, self.n_gold) < 0 or self.tp > min(self.n_pred, self.n_gold):
+        if self.tp < 0 or self.tp > min(self.n_pred, self.n_gold):
             raise ValueError(f"inconsistent counts: {self}")
 
     def __add__(self, other: PRF) -> PRF:

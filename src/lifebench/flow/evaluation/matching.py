@@ -20,6 +20,7 @@ The rules, in order (spec §2.4–2.6, with the official weak points fixed):
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
@@ -40,7 +41,7 @@ _ENUM = re.compile(r"enumerat\w*(?:\s+type)?\s*[,:：，]?\s*\[([^\]]*)\]", re.I
 
 def enum_values(description: str) -> tuple[str, ...]:
     """The values an ``Enumeration type, [A, B]`` description allows (empty if none)."""
-    m = _ENUM.search(description or "")
+    m = _ENUM.search(description)
     if m is None:
         return ()
     return tuple(v.strip().strip("'\"") for v in m.group(1).split(",") if v.strip())
@@ -87,10 +88,8 @@ def _boolean(value: Any) -> bool | None:
 def _text(value: Any) -> str | None:
     if isinstance(value, str):
         return value
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return str(value)
+    if isinstance(value, bool | int | float):
+        return json.dumps(value)  # true / false / 2 / 2.5
     return None
 
 

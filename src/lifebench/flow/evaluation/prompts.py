@@ -17,7 +17,7 @@ date, quantity or option does.
 Answer with JSON only: {"same": true} or {"same": false}."""
 
 
-def fuzzy_prompt(api_block: str, now: str, key: str, gold: Any, pred: Any) -> str:
+def fuzzy_prompt(api_block: str | None, now: str, key: str, gold: Any, pred: Any) -> str:
     """The user message of the fuzzy parameter matcher."""
     return (
         f"API documentation:\n{api_block or '(not available)'}\n\n"

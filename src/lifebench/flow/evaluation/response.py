@@ -57,12 +57,10 @@ class ResponseJudge:
         workflow_of: Callable[[Any], str],
         *,
         knowledge_format: str = "",
-        max_reasks: int = 2,
     ) -> None:
         self._model = model
         self._workflow_of = workflow_of
         self._format = knowledge_format
-        self._max_reasks = max_reasks
 
     @property
     def basis(self) -> str:
@@ -98,7 +96,6 @@ class ResponseJudge:
             ),
             check_score,
             config=GenerateConfig(temperature=0.0, seed=simulation.seed),
-            max_reasks=self._max_reasks,
         )
         result = self._result(task, answer.value, missing=False)
         return result.model_copy(update={"usage": answer.usage})

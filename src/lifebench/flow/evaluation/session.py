@@ -64,13 +64,13 @@ def predicted_calls(messages: Sequence[Message]) -> list[Call]:
     return calls
 
 
-def max_matching(edges: Sequence[Sequence[bool]]) -> list[int | None]:
+def max_matching(edges: Sequence[Sequence[bool]], n_pred: int) -> list[int | None]:
     """A maximum one-to-one matching of a bipartite graph (Kuhn's augmenting paths).
 
-    ``edges[g][p]`` says whether gold ``g`` may pair with prediction ``p``. Returns, for each
-    gold, the matched prediction or None. Deterministic: golds and predictions in order.
+    ``edges[g][p]`` says whether gold ``g`` may pair with prediction ``p`` (``n_pred``
+    predictions). Returns, for each gold, the matched prediction or None. Deterministic: golds
+    and predictions in order.
     """
-    n_pred = len(edges[0]) if edges else 0
     owner: list[int | None] = [None] * n_pred
 
     def augment(g: int, seen: list[bool]) -> bool:
@@ -119,7 +119,7 @@ async def match_calls(
         [await matcher.call(g.name, g.arguments, p.name, p.arguments) for p in predicted]
         for g in gold
     ]
-    pairs = max_matching(edges)
+    pairs = max_matching(edges, len(predicted))
     tp = sum(1 for p in pairs if p is not None)
     official = sum(1 for row in edges if any(row))
     return SessionCalls(PRF(tp, len(predicted), len(gold)), pairs, official)
@@ -305,10 +305,9 @@ def completion_result(
 class FailureClassifier:
     """Classifies a failed session's main cause (paper Table 7) with a judge model."""
 
-    def __init__(self, model: ChatModel, workflow_of: Any, *, max_reasks: int = 2) -> None:
+    def __init__(self, model: ChatModel, workflow_of: Any) -> None:
         self._model = model
         self._workflow_of = workflow_of
-        self._max_reasks = max_reasks
 
     async def classify(
         self, task: SessionTask, simulation: Simulation, result: BasisResult
@@ -327,7 +326,6 @@ class FailureClassifier:
             ),
             _check_failure,
             config=GenerateConfig(temperature=0.0, seed=simulation.seed),
-            max_reasks=self._max_reasks,
         )
         category, explanation = answer.value
         return result.model_copy(
@@ -397,13 +395,11 @@ class CompletionJudge:
         *,
         knowledge_format: str = "",
         classifier: FailureClassifier | None = None,
-        max_reasks: int = 2,
     ) -> None:
         self._model = model
         self._workflow_of = workflow_of
         self._format = knowledge_format
         self._classifier = classifier
-        self._max_reasks = max_reasks
 
     @property
     def basis(self) -> str:
@@ -423,7 +419,6 @@ class CompletionJudge:
             ),
             check_completion,
             config=GenerateConfig(temperature=0.0, seed=simulation.seed),
-            max_reasks=self._max_reasks,
         )
         info: dict[str, Any] = {
             **session_meta(task, simulation),

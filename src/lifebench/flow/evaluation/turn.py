@@ -70,17 +70,16 @@ async def score_turn(
     """Score one prediction against the gold turn (``gold_action`` None = a reply turn)."""
     gold_call = gold_action is not None
     pred_call = pred.action is not None
-    correct_call = gold_call and await matcher.call(
-        gold_action or "", gold_arguments, pred.action, pred.arguments
-    )
+    correct_call = False
     gold_params = pred_params = correct_params = 0
-    if gold_call:
+    if gold_action is not None:
+        correct_call = await matcher.call(gold_action, gold_arguments, pred.action, pred.arguments)
         gold_params = len(gold_keys(gold_arguments))
         if pred_call:
             pred_params = pred.n_arguments
             if not strict_params or pred.action == gold_action:
                 correct_params = await matcher.param_hits(
-                    gold_action or "", gold_arguments, pred.arguments
+                    gold_action, gold_arguments, pred.arguments
                 )
     node = normalize_node(gold_node)
     return TurnScore(
