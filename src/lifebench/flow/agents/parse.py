@@ -165,16 +165,13 @@ def _clean_value(text: str) -> str:
 def scan_json(text: str) -> tuple[str, int] | None:
     """The first balanced ``{…}`` (or ``[…]``) in ``text``, string-aware; (json text, end).
 
-    Returns None when no opening brace is found or the braces never balance.
+    Returns None when no opening bracket is found, or when the brackets never balance or close
+    in the wrong order.
     """
-    start = -1
-    for i, ch in enumerate(text):
-        if ch in "{[":
-            start = i
-            break
-    if start < 0:
+    start = next((i for i, ch in enumerate(text) if ch in "{["), None)
+    if start is None:
         return None
-    depth = 0
+    closers: list[str] = []
     quote: str | None = None
     escaped = False
     for i in range(start, len(text)):
@@ -186,14 +183,14 @@ def scan_json(text: str) -> tuple[str, int] | None:
                 escaped = True
             elif ch == quote:
                 quote = None
-            continue
-        if ch in "\"'" and (ch == '"' or _opens_single_quote(text, i)):
+        elif ch == '"' or (ch == "'" and _opens_single_quote(text, i)):
             quote = ch
         elif ch in "{[":
-            depth += 1
+            closers.append("}" if ch == "{" else "]")
         elif ch in "}]":
-            depth -= 1
-            if depth == 0:
+            if ch != closers.pop():
+                return None
+            if not closers:
                 return text[start : i + 1], i + 1
     return None
 
@@ -224,11 +221,10 @@ def parse_arguments(text: str) -> tuple[dict[str, Any] | None, str, tuple[str, .
     try:
         parsed = json.loads(raw)
     except json.JSONDecodeError:
-        repaired = json_repair.loads(raw)
-        if not isinstance(repaired, dict):
-            return None, raw, (*notes, "Action Input is not valid JSON")
-        notes.append("Action Input JSON repaired")
-        return repaired, json.dumps(repaired, ensure_ascii=False), tuple(notes)
+        parsed = json_repair.loads(raw)
+        if isinstance(parsed, dict):
+            notes.append("Action Input JSON repaired")
+            raw = json.dumps(parsed, ensure_ascii=False)
     if not isinstance(parsed, dict):
         return None, raw, (*notes, "Action Input is not a JSON object")
     return parsed, raw, tuple(notes)
@@ -274,7 +270,9 @@ def parse_react(text: str) -> ParsedReply:
         notes.extend(name_notes)
         if len(values["action"]) > 1:
             notes.append("several Actions; the first one counts")
-        if "input" in values:
+        if action is None:
+            pass
+        elif "input" in values:
             arguments, arguments_text, arg_notes = parse_arguments(values["input"][0])
             notes.extend(arg_notes)
         else:
