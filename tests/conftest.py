@@ -12,55 +12,19 @@ tests that mutation testing runs in ``mutants/``).
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
-SHARED_DATA_ENV = "LIFEBENCH_SHARED_DATA"
-
-
-def _shared_data() -> Path:
-    override = os.environ.get(SHARED_DATA_ENV)
-    if override:
-        return Path(override)
-    here = Path(__file__).resolve().parent
-    for ancestor in here.parents:
-        candidate = ancestor / "shared" / "data"
-        if candidate.is_dir():
-            return candidate
-    return here.parents[1] / "shared" / "data"
-
-
-SHARED_DATA = _shared_data()
+from shared_data import SHARED_DATA, in_ci, shared_file
 
 # Property tests are deterministic (derandomized: the same examples on every run, no example
 # database) and have no per-example deadline, so CPU load cannot fail them.
 settings.register_profile("lifebench", derandomize=True, database=None, deadline=None)
 settings.load_profile("lifebench")
 
-
-def in_ci() -> bool:
-    """True when the environment says this is a CI run (``CI=true``, ``1`` or ``yes``)."""
-    return os.environ.get("CI", "").strip().lower() in ("true", "1", "yes")
-
-
-def shared_file(*parts: str) -> Path:
-    """A file of the official samples (e.g. ``shared_file("vitabench", "x.json")``).
-
-    Missing: the calling test fails in CI and is skipped (with the path as reason) elsewhere.
-    """
-    path = SHARED_DATA.joinpath(*parts)
-    if not path.is_file():
-        reason = (
-            f"official sample {path} not available (put the samples in ../shared/data or set "
-            f"{SHARED_DATA_ENV})"
-        )
-        if in_ci():
-            pytest.fail(f"{reason}; CI=true requires it", pytrace=False)
-        pytest.skip(reason)
-    return path
+__all__ = ["SHARED_DATA", "in_ci", "shared_file"]
 
 
 @pytest.fixture

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from conftest import shared_file
 from lifebench.tools import ToolOutcome
 from lifebench.vita.domains.delivery import DeliveryEnvironment
 from lifebench.vita.task import VitaTask
+from shared_data import shared_file
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from conftest import shared_file
 from lifebench.cli import app
 from lifebench.simulation import Episode, NoopAgent, ScriptedUser, run_episode
 from lifebench.tools import ToolOutcome
@@ -23,6 +22,7 @@ from lifebench.vita.domains.instore import InStoreEnvironment
 from lifebench.vita.grading.instore import instore_state_evaluator
 from lifebench.vita.loader import load_tasks
 from lifebench.vita.task import VitaTask
+from shared_data import shared_file
 
 HIDDEN_KEYS = (
     "shop_type",

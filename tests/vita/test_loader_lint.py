@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from conftest import shared_file
 from lifebench.vita.lint import LintIssue, lint_task, lint_tasks
 from lifebench.vita.loader import load_tasks
 from lifebench.vita.task import VitaTask
+from shared_data import shared_file
 
 STATE0 = "evaluation_criteria.expected_states[0]"
 ORDER0 = f"{STATE0}.required_orders[0]"

@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from conftest import shared_file
 from lifebench._util.text import escape_invisible, normalise_spaces, space_variants
 from lifebench.cli import app
 from lifebench.errors import InputError
@@ -21,6 +20,7 @@ from lifebench.vita.lint import lint_tasks
 from lifebench.vita.loader import load_bundled_tasks, load_tasks
 from lifebench.vita.suite import VitaSuite
 from lifebench.vita.timefmt import normalise_time, parse_time
+from shared_data import shared_file
 
 NBSP, IDEOGRAPHIC, NARROW_NBSP, THIN, ZWSP = "\u00a0", "\u3000", "\u202f", "\u2009", "\u200b"
 

@@ -29,6 +29,7 @@ from lifebench.runner._units import UnitOutcome, WorkUnit
 from lifebench.simulation import Simulation, TerminationReason, run_episode
 from lifebench.suites import RunOptions, Suite, get_suite
 from lifebench.suites._options import MODEL_ROLES, config_hash_of, make_run_options
+from lifebench.suites._run_tasks import load_run_tasks
 
 CACHE_FILENAME = "model_cache.sqlite"
 REJECTED_FLAG = "content_rejected"
@@ -171,7 +172,7 @@ def _load_tasks(suite: Suite, options: RunOptions) -> tuple[RunOptions, list[Any
     if domain != options.domain:
         options = options.model_copy(update={"domain": domain})
     try:
-        loaded = suite.load_tasks(source, domain, options.language, options.task_set)
+        loaded = load_run_tasks(suite, source, domain, options)
     except RecursionError:
         raise InputError(
             "the JSON is nested too deeply to read (hundreds of levels); is it a task file?",

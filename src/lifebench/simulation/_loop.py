@@ -32,6 +32,10 @@ class Limits:
             the agent's last turn (single-turn tasks).
         max_agent_calls_per_turn: Agent model calls within one turn before the episode ends
             with ``max_agent_calls``; None: no limit.
+        max_agent_messages: Agent actions (a message to the user or a tool-call message)
+            before the episode ends with ``max_steps``; None = no such cap. The cap applies
+            when the agent would act once more, so a user who ends the conversation right
+            after the last allowed action still ends it normally.
     """
 
     max_steps: int = 300
@@ -40,11 +44,20 @@ class Limits:
     max_turns: int | None = None
     reply_after_last_turn: bool = True
     max_agent_calls_per_turn: int | None = None
+    max_agent_messages: int | None = None
 
 
 @dataclass(frozen=True)
 class Episode:
-    """Everything one simulation needs, built fresh for each (task, trial)."""
+    """Everything one simulation needs, built fresh for each (task, trial).
+
+    ``history`` is a trajectory that already happened: the episode starts from it (no
+    greeting, not counted as steps). With ``predict_at`` the episode is *static*
+    (teacher-forced, e.g. turn-level evaluation): for each index ``i`` the agent is asked once
+    for its next message given ``history[:i]``; the replies are recorded as the simulation's
+    messages (``turn = i``), nothing is executed, the user is never asked, and the episode
+    ends with ``static``.
+    """
 
     task_id: str
     trial: int
@@ -57,6 +70,8 @@ class Episode:
     solo: bool = False
     user_stop_tokens: tuple[str, ...] = USER_STOP_TOKENS
     """A user message containing one of these ends the episode with ``user_stop``."""
+    history: tuple[Message, ...] = ()
+    predict_at: tuple[int, ...] = ()
 
 
 class _Run:
@@ -68,6 +83,7 @@ class _Run:
         self.steps = 0
         self.tool_calls = 0
         self.tool_errors = 0
+        self.agent_messages = 0
         self.extra_agent_usage = Usage.zero()
         self.info: dict[str, object] = {}
         self.turns = 0
@@ -102,11 +118,16 @@ class _Run:
             if cap is not None and calls >= cap:
                 return TerminationReason.MAX_AGENT_CALLS
             calls += 1
+            messages_cap = self.ep.limits.max_agent_messages
+            if messages_cap is not None and self.agent_messages >= messages_cap:
+                self.info["limit"] = "max_agent_messages"
+                return TerminationReason.MAX_STEPS
             reply = await self.agent_reply()
             if reply is None:
                 return TerminationReason.INVALID_AGENT_MESSAGE
             self.add(reply)
             self.steps += 1
+            self.agent_messages += 1
             if reply.tool_calls:
                 for call in reply.tool_calls:
                     result = await self.ep.environment.tools.execute(call, turn=len(self.messages))
@@ -126,8 +147,25 @@ class _Run:
                 return TerminationReason.AGENT_STOP
             return None
 
+    async def predict(self) -> TerminationReason:
+        """Static episode: one reply per prefix ``history[:i]``, recorded with ``turn = i``."""
+        history = self.ep.history
+        for i in self.ep.predict_at:
+            if not 0 <= i <= len(history):
+                raise ValueError(f"predict_at index {i} outside the history (0..{len(history)})")
+            reply = await self.ep.agent.respond(list(history[:i]))
+            self.messages.append(reply.model_copy(update={"turn": i}))
+            self.steps += 1
+            self.agent_messages += 1
+        return TerminationReason.STATIC
+
     async def run(self) -> TerminationReason:
-        if self.ep.greeting is not None:
+        if self.ep.predict_at:
+            return await self.predict()
+        if self.ep.history:
+            for message in self.ep.history:
+                self.add(message)
+        elif self.ep.greeting is not None:
             self.add(AssistantMessage(content=self.ep.greeting))
         while True:
             if self.steps >= self.ep.limits.max_steps:

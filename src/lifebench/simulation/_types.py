@@ -24,6 +24,8 @@ class TerminationReason(StrEnum):
     MAX_AGENT_CALLS = "max_agent_calls"
     """The agent made ``Limits.max_agent_calls_per_turn`` model calls in one turn without
     answering the user."""
+    STATIC = "static"
+    """A static (teacher-forced) episode that recorded its predictions (``Episode.predict_at``)."""
 
     @property
     def is_normal(self) -> bool:
@@ -32,6 +34,7 @@ class TerminationReason(StrEnum):
             TerminationReason.AGENT_STOP,
             TerminationReason.USER_STOP,
             TerminationReason.MAX_TURNS,
+            TerminationReason.STATIC,
         )
 
 

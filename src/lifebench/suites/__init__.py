@@ -7,14 +7,17 @@ from lifebench.suites._options import (
     make_run_options,
 )
 from lifebench.suites._registry import Suite, TaskLike, get_suite, options_model, suite_names
+from lifebench.suites._run_tasks import RunTaskLoader, load_run_tasks
 
 __all__ = [
     "RoleChoices",
     "RunOptions",
+    "RunTaskLoader",
     "Suite",
     "SuiteOptions",
     "TaskLike",
     "get_suite",
+    "load_run_tasks",
     "make_run_options",
     "options_model",
     "suite_names",

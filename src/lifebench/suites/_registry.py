@@ -21,6 +21,7 @@ from lifebench.tools import ToolSet
 _BUILTIN: Mapping[str, tuple[str, str]] = {
     "vita": ("lifebench.vita.suite:VitaSuite", "lifebench.vita.options:VitaOptions"),
     "travel": ("lifebench.travel.suite:TravelSuite", "lifebench.travel.options:TravelOptions"),
+    "flow": ("lifebench.flow.suite:FlowSuite", "lifebench.flow.options:FlowOptions"),
 }
 
 

@@ -1,0 +1,1 @@
+"""FlowBench agents: ReAct text, native function calling, and the gold replay."""

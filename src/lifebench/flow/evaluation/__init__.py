@@ -1,0 +1,1 @@
+"""FlowBench evaluation: argument matching, turn- and session-level scoring, judges, report."""

@@ -1,0 +1,205 @@
+"""FlowBench's own report numbers from a run's unit records (``Suite.report_metrics``).
+
+Turn level: tool P/R/F1, parameter P/R/F1, node accuracy (flowchart knowledge), the mean
+response score (when judged), format errors — micro over turns, overall and per domain, role
+and knowledge format. Session level: success rate, task progress and tool P/R/F1 — micro over
+sessions, with the same breakdowns, plus the share of each failure reason when classified.
+
+Units without a usable evaluation (infrastructure errors, grading errors) and ungradable ones
+are left out and counted. The per-unit facts come from the ``info`` the flow evaluators write.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
+
+from lifebench.flow.evaluation.counts import PRF, ratio
+from lifebench.flow.evaluation.prompts import FAILURE_CATEGORIES
+
+NODE_FORMATS = ("flowchart", "ensemble")
+GROUPS = ("domain", "role", "format")
+
+
+class _Tally(Protocol):
+    def add(self, info: Mapping[str, Any], extra: Mapping[str, Any] | None) -> None: ...
+
+
+T = TypeVar("T", bound=_Tally)
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+@dataclass
+class TurnTally:
+    """Sums of the turn counters of some turns."""
+
+    tools: PRF = field(default_factory=PRF)
+    params: PRF = field(default_factory=PRF)
+    node_gold: int = 0
+    node_correct: int = 0
+    format_errors: int = 0
+    unusable_turns: int = 0
+    turns: int = 0
+    scores: list[int] = field(default_factory=list)
+    missing: int = 0
+
+    def add(self, info: Mapping[str, Any], response: Mapping[str, Any] | None) -> None:
+        """Add one turn (``info`` of its ``turn`` basis, ``response`` basis info if judged)."""
+        c = info["counts"]
+        self.turns += 1
+        self.tools += PRF(c["correct_call"], c["pred_call"], c["gold_call"])
+        self.params += PRF(c["correct_params"], c["pred_params"], c["gold_params"])
+        self.node_gold += c["node_gold"]
+        self.node_correct += c["node_correct"]
+        self.unusable_turns += c["format_error"]
+        self.format_errors += c["unusable_replies"]
+        if response is not None and response["score"] is not None:
+            self.scores.append(response["score"])
+            self.missing += int(response["missing"])
+
+    def numbers(self, nodes: bool, judged: bool) -> dict[str, Any]:
+        """The report numbers of these turns."""
+        out: dict[str, Any] = {
+            "turns": self.turns,
+            "tool_precision": self.tools.precision,
+            "tool_recall": self.tools.recall,
+            "tool_f1": self.tools.f1,
+            "param_precision": self.params.precision,
+            "param_recall": self.params.recall,
+            "param_f1": self.params.f1,
+            "format_errors": self.format_errors,
+            "unusable_turns": self.unusable_turns,
+        }
+        if nodes:
+            out["node_accuracy"] = ratio(self.node_correct, self.node_gold)
+        if judged:
+            out["response_score"] = _mean(self.scores)
+            out["response_scored"] = len(self.scores)
+            out["response_missing"] = self.missing
+        return out
+
+
+@dataclass
+class SessionTally:
+    """Sums of the session outcomes of some sessions."""
+
+    sessions: int = 0
+    successes: int = 0
+    progress: list[float] = field(default_factory=list)
+    tools: PRF = field(default_factory=PRF)
+    official_right: int = 0
+    capped: int = 0
+    format_errors: int = 0
+    failures: dict[str, int] = field(default_factory=dict)
+
+    def add(self, info: Mapping[str, Any], tools: Mapping[str, Any] | None) -> None:
+        """Add one session (``info`` of its ``completion`` basis, ``session_tools`` info)."""
+        self.sessions += 1
+        self.successes += int(info["success"])
+        self.progress.append(info["progress"])
+        self.capped += int(info["capped"])
+        if "failure_reason" in info:
+            name = info["failure_reason"]
+            self.failures[name] = self.failures.get(name, 0) + 1
+        if tools is not None:
+            calls = tools["calls"]
+            self.tools += PRF(calls["tp"], calls["n_pred"], calls["n_gold"])
+            self.official_right += calls["official_right"]
+            self.format_errors += tools["format_errors"]
+
+    def numbers(self, reasons: bool) -> dict[str, Any]:
+        """The report numbers of these sessions."""
+        out: dict[str, Any] = {
+            "sessions": self.sessions,
+            "success_rate": ratio(self.successes, self.sessions),
+            "task_progress": _mean(self.progress),
+            "tool_precision": self.tools.precision,
+            "tool_recall": self.tools.recall,
+            "tool_f1": self.tools.f1,
+            "capped": self.capped,
+            "format_errors": self.format_errors,
+        }
+        if reasons:
+            classified = sum(self.failures.values())
+            out["failure_reasons"] = {
+                name: ratio(self.failures.get(name, 0), classified)
+                for name in FAILURE_CATEGORIES.values()
+            }
+        return out
+
+
+def _tally(
+    graded: Sequence[Mapping[str, Any]], main: str, extra: str, make: Callable[[], T]
+) -> tuple[T, dict[str, dict[str, T]], int]:
+    """Add every unit whose ``main`` basis is gradable to the total and to its groups."""
+    total = make()
+    groups: dict[str, dict[str, T]] = {g: {} for g in GROUPS}
+    ungradable = 0
+    for bases in graded:
+        info = bases[main].info
+        if info.get("ungradable"):
+            ungradable += 1
+            continue
+        more = bases[extra].info if extra in bases else None
+        total.add(info, more)
+        for g in GROUPS:
+            groups[g].setdefault(str(info[g]), make()).add(info, more)
+    return total, groups, ungradable
+
+
+def turn_report(graded: Sequence[Mapping[str, Any]], fmt: str, skipped: int) -> dict[str, Any]:
+    """Turn-level numbers of the usable evaluations (``fmt``: the run's knowledge format)."""
+    total, groups, ungradable = _tally(graded, "turn", "response", TurnTally)
+    judged = any("response" in b for b in graded)
+    nodes = fmt in NODE_FORMATS
+    out: dict[str, Any] = {
+        "level": "turn",
+        **total.numbers(nodes, judged),
+        "turn_counts": {
+            "tools": total.tools.as_dict(),
+            "params": total.params.as_dict(),
+            "nodes": {"correct": total.node_correct, "gold": total.node_gold},
+            "ungradable": ungradable,
+            "not_evaluated": skipped,
+        },
+    }
+    for g, keyed in groups.items():
+        out[f"by_{g}"] = {k: keyed[k].numbers(nodes, judged) for k in sorted(keyed)}
+    return out
+
+
+def session_report(graded: Sequence[Mapping[str, Any]], fmt: str, skipped: int) -> dict[str, Any]:
+    """Session-level numbers of the usable evaluations."""
+    total, groups, ungradable = _tally(graded, "completion", "session_tools", SessionTally)
+    reasons = bool(total.failures)
+    out: dict[str, Any] = {
+        "level": "session",
+        **total.numbers(reasons),
+        "session_counts": {
+            "tools": total.tools.as_dict(),
+            "official_double_count_right": total.official_right,
+            "ungradable": ungradable,
+            "not_evaluated": skipped,
+        },
+    }
+    for g, keyed in groups.items():
+        out[f"by_{g}"] = {k: keyed[k].numbers(reasons) for k in sorted(keyed)}
+    return out
+
+
+def flow_report(records: Sequence[Any], config: Mapping[str, Any]) -> dict[str, Any]:
+    """The suite's report numbers for ``records`` of a run configured by ``config`` (its
+    ``suite_options`` name the level and the knowledge format)."""
+    graded = [
+        r.evaluation.by_basis
+        for r in records
+        if r.status == "done" and r.evaluation is not None and r.evaluation.error is None
+    ]
+    skipped = len(records) - len(graded)
+    options = config["suite_options"]
+    report = session_report if options["level"] == "session" else turn_report
+    return report(graded, options["knowledge_format"], skipped)

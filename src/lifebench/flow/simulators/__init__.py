@@ -1,0 +1,1 @@
+"""FlowBench session simulators: the tool environment (replay, LLM, offline) and the user."""
