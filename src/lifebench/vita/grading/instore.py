@@ -369,19 +369,14 @@ class InStoreStateEvaluator(OrderStateEvaluator):
         if not status_satisfies(after.get("status"), req.status):
             problem = f"final status {after.get('status')}, expected {req.status}"
         elif status_class(req.status) != "cancelled":
-            # Time and count are checked only where the task changes them.
-            was = parse_time(_appointment_time(before, kind))
-            if req.when is not None and was != req.when:
+            # The final time and party size are the expected ones — whether the task changes
+            # them or keeps them (moving a booking the user keeps is as wrong as not moving one).
+            if req.when is not None:
                 gap = _minutes_apart(_appointment_time(after, kind), req.when)
                 if gap is None or gap > TIME_TOLERANCE_MIN:
                     problem = f"time {_appointment_time(after, kind)}, expected {req.time_text}"
             count = req.customer_count
-            if (
-                problem is None
-                and count is not None
-                and count != before.get("customer_count")
-                and after.get("customer_count") != count
-            ):
+            if problem is None and count is not None and after.get("customer_count") != count:
                 problem = f"customer_count {after.get('customer_count')}, expected {count}"
         return CriterionVerdict(
             id=cid,
