@@ -97,8 +97,8 @@ class PlanContext:
 
     def geocode(self, address: str) -> tuple[float, float]:
         """(longitude, latitude) the delivery tools give ``address`` (ValueError if none)."""
-        from lifebench.vita.domains.delivery import DeliveryEnvironment
         from lifebench.tools import ToolError
+        from lifebench.vita.domains.delivery import DeliveryEnvironment
 
         try:
             found = DeliveryEnvironment(self.task).resolve_address(address)

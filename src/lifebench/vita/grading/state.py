@@ -3,9 +3,9 @@
 The rules (documented in docs/evaluation.md) are, per distinct required order (see
 :mod:`lifebench.vita.grading.expected` for how records are read):
 
-* existing order: its final status satisfies the expected status class, and where the expected
-  note differs from the initial one, the final note makes the same request
-  (:func:`~lifebench.vita.grading.text.same_text`);
+* existing order: its final status satisfies the expected status class, and its final note
+  makes the expected note's request (:func:`~lifebench.vita.grading.text.same_text`) — changed
+  or kept as the task says;
 * new order: an order created during the episode (a maximum one-to-one matching of
   requirements to created orders) with the same order type and (attributed) store; the same
   multiset of (product, quantity, attribute) units, where an expected attribute is mapped onto
@@ -325,11 +325,9 @@ class OrderStateEvaluator:
                 met=False,
                 evidence=f"final status {order.get('status')}, expected {req.status}",
             )
+        # The final note makes the expected request — whether the task changes it or keeps it.
         want_note = str(req.record.get("note") or "")
-        old_note = str((initial.get(req.target) or {}).get("note") or "")
-        if not same_text(want_note, old_note) and not same_text(
-            str(order.get("note") or ""), want_note
-        ):
+        if not same_text(str(order.get("note") or ""), want_note):
             return CriterionVerdict(
                 id=cid,
                 description=desc,
