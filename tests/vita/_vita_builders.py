@@ -97,7 +97,8 @@ def delivery_task(
     orders: dict[str, dict[str, Any]] | None = None,
     rubrics: list[str] | None = None,
 ) -> VitaTask:
-    """A delivery task: stores S1 (noodles, tea, dumplings) and S2 (noodles, fried rice), a
+    """A delivery task: stores S1 (noodles, tea, dumplings, spring rolls) and S2 (noodles,
+    fried rice, two teas), a
     pre-existing paid order O1 at S1 and an unrelated paid order O2 at S2. By default the task
     asks for the new order T1 (:data:`WANT_LINES`, note, home, delivery 12:00) and the
     cancellation of O1."""
@@ -109,6 +110,7 @@ def delivery_task(
                 _product("P1", "S1", "Beef noodles", 20, ["Mild Spicy", "Extra Spicy"]),
                 _product("P2", "S1", "Tea", 8, ["Iced", "Room Temperature"]),
                 _product("P3", "S1", "Dumplings", 15, []),
+                _product("P6", "S1", "Spring rolls", 9, []),
             ],
         ),
         "S2": _store(
@@ -117,6 +119,8 @@ def delivery_task(
             [
                 _product("P4", "S2", "Beef noodles", 22, ["Mild Spicy", "Extra Spicy"]),
                 _product("P5", "S2", "Fried rice", 18, []),
+                _product("P7", "S2", "Green tea", 7, ["Iced", "Hot"]),
+                _product("P8", "S2", "Lemon tea", 7, []),
             ],
         ),
     }

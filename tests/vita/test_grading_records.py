@@ -7,10 +7,10 @@ import copy
 from pathlib import Path
 
 import pytest
+from _vita_builders import HOME, delivery_task, order
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from _vita_builders import HOME, delivery_task, order
 from lifebench.vita.grading.expected import (
     attributed_store,
     graded_content,

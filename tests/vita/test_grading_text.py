@@ -98,7 +98,22 @@ def test_negated_reverses_the_meaning() -> None:
 
 
 _WORDS = st.sampled_from(
-    "ice sugar cilantro onion cheese spicy sauce rice noodle soup tea milk egg chili".split()
+    [
+        "ice",
+        "sugar",
+        "cilantro",
+        "onion",
+        "cheese",
+        "spicy",
+        "sauce",
+        "rice",
+        "noodle",
+        "soup",
+        "tea",
+        "milk",
+        "egg",
+        "chili",
+    ]
 )
 _PHRASE = st.lists(_WORDS, min_size=1, max_size=4).map(" ".join)
 
