@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from lifebench.vita.grading.expected import (
     attributed_store,
+    expected_records,
     graded_content,
     named_orders,
-    nested_orders,
     required_orders,
     status_class,
     status_satisfies,
@@ -96,9 +96,9 @@ def test_chosen_key_reads_strings_and_lists() -> None:
 
 def test_offered_attributes_prefer_the_named_store() -> None:
     task = delivery_task()
-    assert offered_attributes(task, "delivery", "S1", "P1") == ["Mild Spicy", "Extra Spicy"]
-    assert offered_attributes(task, "delivery", "S9", "P2") == ["Iced", "Room Temperature"]
-    assert offered_attributes(task, "delivery", "S1", "NOPE") == []
+    assert offered_attributes(task, "S1", "P1") == ["Mild Spicy", "Extra Spicy"]
+    assert offered_attributes(task, "S9", "P2") == ["Iced", "Room Temperature"]
+    assert offered_attributes(task, "S1", "NOPE") == []
 
 
 # ---- statuses ------------------------------------------------------------------------------
@@ -187,7 +187,7 @@ def test_nested_orders_are_recovered_after_their_holder() -> None:
     reqs = required_orders(task, DELIVERY)
     assert [r.order_id for r in reqs] == ["T1", "T2"]
     assert [pid for pid, _, _ in reqs[0].product_lines()] == ["P3"]
-    assert nested_orders(task) == [(0, 0, "T1", "T2")]
+    assert [r["order_id"] for r in expected_records(task)] == ["T1", "T2"]
 
 
 def test_re_attribution_to_the_only_seller() -> None:

@@ -139,3 +139,112 @@ def test_clause_order_never_matters(clauses: list[str], rnd: object) -> None:
     shuffled = list(clauses)
     rnd.shuffle(shuffled)  # type: ignore[attr-defined]
     assert same_text(", ".join(clauses), "; ".join(shuffled))
+
+
+# ---- every word list of the rule, entry by entry --------------------------------------------
+
+from lifebench.vita.grading import text as text_rule  # noqa: E402
+
+
+@pytest.mark.parametrize("word", sorted(text_rule._EN_NEGATIONS))
+def test_each_english_negation(word: str) -> None:
+    assert text_key(f"{word} ice") == (("o", (NEGATION, "ice")),)
+
+
+@pytest.mark.parametrize("char", sorted(text_rule._ZH_NEGATIONS))
+def test_each_chinese_negation(char: str) -> None:
+    assert text_key(f"{char}加冰")[0][1][0] == NEGATION
+
+
+@pytest.mark.parametrize("word", sorted(text_rule._EN_FILLERS))
+def test_each_english_filler(word: str) -> None:
+    assert same_text(f"{word} ice {word}", "ice")
+
+
+@pytest.mark.parametrize("filler", text_rule._ZH_FILLERS)
+def test_each_chinese_filler(filler: str) -> None:
+    assert same_text(f"{filler}加冰{filler}", "加冰")
+
+
+@pytest.mark.parametrize(("variant", "canonical"), sorted(text_rule._SYNONYMS.items()))
+def test_each_spelling_variant(variant: str, canonical: str) -> None:
+    assert text_key(f"{variant} rice") == text_key(f"{canonical} rice")
+    assert text_key(f"{variant} rice")[0][1] == tuple(sorted((canonical, "rice")))
+
+
+@pytest.mark.parametrize("word", sorted(text_rule._DEGREE))
+def test_each_degree_word_keeps_word_order(word: str) -> None:
+    other = "extra" if word == "less" else "less"
+    assert not same_text(f"{word} ice {other} sugar", f"{other} ice {word} sugar")
+    assert same_text(f"{word} ice", f"ice {word}")  # one degree word alone: order is free
+
+
+@pytest.mark.parametrize(
+    ("word", "key"),
+    [
+        ("unseparated", (NEGATION, "separated")),
+        ("unending", (NEGATION, "ending")),
+        ("unbreakable", (NEGATION, "breakable")),
+        ("unconvertible", (NEGATION, "convertible")),
+        ("unbaked", (NEGATION, "baked")),  # 7 letters: the shortest negated participle
+        ("unused", ("unused",)),  # 6 letters: too short to split
+        ("unsalty", ("unsalty",)),  # no participle ending
+        ("unadded", (NEGATION, "extra")),  # the participle takes its spelling variant
+    ],
+)
+def test_un_prefix(word: str, key: tuple[str, ...]) -> None:
+    assert text_key(word)[0][1] == key
+
+
+@pytest.mark.parametrize(
+    ("word", "stem"),
+    [
+        ("onions", "onion"),
+        ("dishes", "dish"),
+        ("peaches", "peach"),
+        ("boxes", "box"),
+        ("berries", "berry"),
+        ("ties", "tie"),
+        ("glass", "glass"),
+        ("asparagus", "asparagus"),
+        ("tennis", "tennis"),
+        ("gas", "gas"),
+        ("chips", "chip"),
+        ("fizzes", "fizz"),
+        ("kisses", "kiss"),
+    ],
+)
+def test_plural_folding(word: str, stem: str) -> None:
+    assert text_key(word)[0][1] == (stem,)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("no ice", "ice"),
+        ("Not spicy", "spicy"),
+        ("WITHOUT sugar", "sugar"),
+        ("don't add ice", "add ice"),
+        ("do not add ice", "add ice"),
+        ("不要葱", "葱"),
+        ("不辣", "辣"),
+        ("无糖", "糖"),
+        ("没有葱", "葱"),
+        ("别放葱", "放葱"),
+        ("加冰", "不加冰"),
+        ("Ice", "No Ice"),
+        ("  ice  ", "No ice"),
+    ],
+)
+def test_negated_examples(text: str, expected: str) -> None:
+    assert negated(text) == expected
+    assert not same_text(text, negated(text))
+
+
+def test_clause_separators() -> None:
+    for sep in ",;.!?/|()[]{}<>:、，；。！？（）【】《》：":
+        assert same_text(f"ice{sep}sugar", "sugar, ice"), repr(sep)
+    assert text_key("ice-cold 50%") == text_key("ice cold 50")
+    assert text_key("children's") == text_key("childrens")
+    assert text_key("don’t") == text_key("do not")
+    assert same_text("ice\nsugar", "ice sugar")  # line breaks are spaces, not separators

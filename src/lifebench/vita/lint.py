@@ -23,7 +23,7 @@ from lifebench.vita.grading.expected import (
     line_product,
     status_class,
 )
-from lifebench.vita.grading.options import attribute_rule
+from lifebench.vita.grading.options import attribute_rule, product_options
 from lifebench.vita.loader import (
     ORDER_TYPE_TABLES,
     STORE_TABLES,
@@ -76,15 +76,6 @@ def _number(value: Any) -> float | None:
     except ValueError:
         return None
     return number if math.isfinite(number) else None
-
-
-def _offered_attributes(product: dict[str, Any]) -> list[str]:
-    offered = product.get("attributes")
-    if isinstance(offered, str):
-        return [a.strip() for a in offered.split(",") if a.strip()]
-    if isinstance(offered, list):
-        return [a for a in offered if isinstance(a, str)]
-    return []
 
 
 def _norm(text: str) -> str:
@@ -559,7 +550,7 @@ class _TaskLinter:
         )
         if listed is None or record.get("order_id") in (self.table("orders") or {}):
             return
-        offered = _offered_attributes(listed)
+        offered = product_options(listed)
         rule = attribute_rule(chosen, offered)
         path = [*where, "attributes"]
         if rule.how == "unmatched":

@@ -49,7 +49,7 @@ def task_domain(task: VitaTask) -> str:
     for order_type, table in PROVIDER_TABLES.items():
         if task.environment.get(table):
             found.add(_DOMAIN_OF_TYPE[order_type])
-    for _, record in expected_records(task):
+    for record in expected_records(task):
         if record.get("order_type") in _DOMAIN_OF_TYPE:
             found.add(_DOMAIN_OF_TYPE[str(record["order_type"])])
         elif "book_id" in record or "reservation_id" in record:

@@ -41,23 +41,9 @@ class CrossStateEvaluator:
 
     def grade(self, task: VitaTask, simulation: Simulation) -> BasisResult:
         """Synchronous core of :meth:`evaluate`."""
-        criteria: list[CriterionVerdict] = []
-        unchecked: list[str] = []
-        gradable = False
-        for name, evaluator in self._parts.items():
-            part = evaluator.grade(task, simulation)
-            gradable = gradable or part.gradable
-            unchecked += [f"{name}: {u}" for u in part.unchecked]
-            if part.gradable or not simulation.termination.is_normal:
-                criteria.extend(
-                    c.model_copy(update={"id": f"{name}:{c.id}"}) for c in part.criteria
-                )
-            else:
-                # A domain without requirements still guards its records (no extra orders, no
-                # unrequested cancellations): grade its guards against an empty requirement list.
-                guards = evaluator.guard_criteria(task, simulation)
-                criteria.extend(c.model_copy(update={"id": f"{name}:{c.id}"}) for c in guards)
-        if not gradable:
+        parts = {name: evaluator.grade(task, simulation) for name, evaluator in self._parts.items()}
+        unchecked = [f"{name}: {u}" for name, part in parts.items() for u in part.unchecked]
+        if not any(part.gradable for part in parts.values()):
             return result(self.basis, [], gradable=False, unchecked=unchecked)
         if not simulation.termination.is_normal:
             return BasisResult(
@@ -67,6 +53,16 @@ class CrossStateEvaluator:
                 unchecked=unchecked,
                 note=f"episode ended with {simulation.termination.value}",
             )
+        criteria: list[CriterionVerdict] = []
+        for name, part in parts.items():
+            # A domain without requirements still guards its records (no extra orders, no
+            # unrequested cancellations).
+            verdicts = (
+                part.criteria
+                if part.gradable
+                else self._parts[name].guard_criteria(task, simulation)
+            )
+            criteria += [c.model_copy(update={"id": f"{name}:{c.id}"}) for c in verdicts]
         return result(self.basis, criteria, gradable=True, unchecked=unchecked)
 
 

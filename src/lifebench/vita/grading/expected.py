@@ -26,9 +26,8 @@ The rules, shared by every domain (docs/evaluation.md, "Reading the expected sta
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from lifebench.vita.task import VitaTask
@@ -167,64 +166,41 @@ class RequiredOrder:
         return lines
 
 
-def expected_records(task: VitaTask) -> Iterator[tuple[int, Mapping[str, Any]]]:
-    """(state index, record) of every required record, nested orders recovered after their
-    holder (whose product list keeps only real product lines)."""
+def expected_records(task: VitaTask) -> Iterator[Mapping[str, Any]]:
+    """Every required record in file order, each nested order right after its holder (the
+    holder keeps its product list; only real product lines are ever read from it)."""
     criteria = task.evaluation_criteria
-    if criteria is None:
-        return
-    for i, state in enumerate(criteria.expected_states):
+    for state in criteria.expected_states if criteria is not None else []:
         for record in state.required_orders:
-            if not isinstance(record, Mapping):
-                continue
-            nested = [p for p in record.get("products") or [] if is_order_record(p)]
-            if nested:
-                kept = [p for p in record.get("products") or [] if not is_order_record(p)]
-                record = {**record, "products": kept}
-            yield i, record
-            for inner in nested:
-                yield i, inner
+            yield record
+            yield from (p for p in record.get("products") or [] if is_order_record(p))
 
 
-def nested_orders(task: VitaTask) -> list[tuple[int, int, str, str]]:
-    """(state, record index, holder id, nested id) of every order nested in a product list."""
-    criteria = task.evaluation_criteria
-    out: list[tuple[int, int, str, str]] = []
-    for i, state in enumerate(criteria.expected_states if criteria else []):
-        for j, record in enumerate(state.required_orders):
-            for p in record.get("products") or [] if isinstance(record, Mapping) else []:
-                if is_order_record(p):
-                    out.append((i, j, str(record.get("order_id", "")), str(p.get("order_id", ""))))
-    return out
-
-
-def graded_content(record: Mapping[str, Any]) -> str:
-    """What grading reads of a record, as canonical text (records equal here count once)."""
+def graded_content(record: Mapping[str, Any]) -> tuple[Any, ...]:
+    """What grading reads of a record (records equal here count once)."""
     location = record.get("location")
+    address = location.get("address") if isinstance(location, Mapping) else None
     lines = sorted(
-        json.dumps(
-            [line_product(p), _quantity(p), p.get("attributes", ""), str(p.get("date") or "")],
-            ensure_ascii=False,
-            default=str,
-        )
+        (line_product(p), _quantity(p), repr(p.get("attributes")), str(p.get("date")))
         for p in product_lines_of(record)
     )
-    content = {k: record.get(k) for k in _GRADED_FIELDS}
-    content["address"] = location.get("address") if isinstance(location, Mapping) else None
-    content["lines"] = lines
-    return json.dumps(content, sort_keys=True, ensure_ascii=False, default=str)
+    return (*(repr(record.get(k)) for k in _GRADED_FIELDS), address, tuple(lines))
 
 
 def providers(task: VitaTask, order_type: str) -> Mapping[str, Any]:
     """The provider table (stores, shops, hotels, …) that orders of ``order_type`` refer to."""
-    table = task.environment.get(PROVIDER_TABLES.get(order_type, ""))
-    return table if isinstance(table, Mapping) else {}
+    name = PROVIDER_TABLES.get(order_type)
+    if name is None:
+        return {}
+    table: Mapping[str, Any] = task.environment.get(name) or {}
+    return table
 
 
 def sells(provider: Any, product_id: str) -> bool:
-    """Whether ``provider`` (a raw store / shop / … record) lists ``product_id``."""
-    products = provider.get("products") if isinstance(provider, Mapping) else None
-    return any(isinstance(p, Mapping) and p.get("product_id") == product_id for p in products or [])
+    """Whether ``provider`` (a raw store / shop / … record, or None) lists ``product_id``."""
+    if not isinstance(provider, Mapping):
+        return False
+    return any(p.get("product_id") == product_id for p in provider.get("products") or [])
 
 
 def sellers(task: VitaTask, order_type: str, product_ids: Sequence[str]) -> list[str]:
@@ -243,11 +219,10 @@ def attributed_store(task: VitaTask, record: Mapping[str, Any]) -> tuple[str, st
     else the only store of the same table that does; else the written one (a data error that
     ``tasks validate`` reports).
     """
-    store = str(record.get("store_id", ""))
-    order_type = str(record.get("order_type", ""))
+    store = str(record.get("store_id"))
+    order_type = str(record.get("order_type"))
     pids = [line_product(p) for p in product_lines_of(record)]
-    table = providers(task, order_type)
-    if not pids or not table or all(sells(table.get(store), pid) for pid in pids):
+    if all(sells(providers(task, order_type).get(store), pid) for pid in pids):
         return store, ""
     found = sellers(task, order_type, pids)
     if len(found) == 1:
@@ -259,14 +234,15 @@ def classify(
     task: VitaTask,
     records: Sequence[Mapping[str, Any]],
     *,
-    same_lines: Callable[[Mapping[str, Any], Mapping[str, Any]], bool] | None = None,
+    same_lines: Callable[[Mapping[str, Any], Mapping[str, Any]], bool] = lambda before, record: (
+        product_key(before) == product_key(record)
+    ),
 ) -> list[RequiredOrder]:
     """Requirements for ``records`` (distinct, in order): kind, target and attributed store.
 
     ``same_lines(before, record)`` says whether a pre-existing order holds the record's lines
     (default: the same multiset of (product id, quantity)).
     """
-    same = same_lines or (lambda before, record: product_key(before) == product_key(record))
     initial: Mapping[str, Any] = task.environment.get("orders") or {}
 
     def holds(before: Any, record: Mapping[str, Any]) -> bool:
@@ -274,24 +250,24 @@ def classify(
             isinstance(before, Mapping)
             and before.get("order_type") == record.get("order_type")
             and before.get("store_id") == record.get("store_id")
-            and same(before, record)
+            and same_lines(before, record)
         )
 
-    by_id = [holds(initial.get(str(r.get("order_id", ""))), r) for r in records]
-    taken = {str(r.get("order_id")) for r, hit in zip(records, by_id, strict=True) if hit}
-    out: list[RequiredOrder] = []
-    for record, hit in zip(records, by_id, strict=True):
-        oid = str(record.get("order_id", ""))
+    by_id = [holds(initial.get(str(r.get("order_id"))), r) for r in records]
+    taken = {r.get("order_id") for r, hit in zip(records, by_id, strict=True) if hit}
+    read: list[tuple[Mapping[str, Any], OrderKind, str, str]] = []
+    for record, hit in zip(records, by_id, strict=True):  # pragma: no mutate
+        oid = str(record.get("order_id"))
         if hit:
-            out.append(RequiredOrder(0, record, "existing", oid))
+            read.append((record, "existing", oid, ""))
             continue
-        if status_class(str(record.get("status"))) == "cancelled":
+        if status_class(record.get("status")) == "cancelled":
             match = next(
                 (
-                    str(key)
+                    key
                     for key, before in initial.items()
-                    if str(key) not in taken
-                    and status_class(str(before.get("status"))) != "cancelled"
+                    if key not in taken
+                    and status_class(before.get("status")) != "cancelled"
                     and holds(before, record)
                 ),
                 None,
@@ -299,27 +275,26 @@ def classify(
             if match is not None:
                 taken.add(match)
                 note = f"the cancellation of pre-existing order {match} (same store and lines)"
-                out.append(RequiredOrder(0, record, "existing", match, note))
+                read.append((record, "existing", match, note))
                 continue
-        before = initial.get(oid)
         store, note = attributed_store(task, record)
-        if store != str(record.get("store_id", "")):
-            record = {**record, "store_id": store}
+        record = {**record, "store_id": store}
+        before = initial.get(oid)
         if isinstance(before, Mapping) and before.get("order_type") == record.get("order_type"):
-            out.append(RequiredOrder(0, record, "replaced", oid, note))
+            read.append((record, "replaced", oid, note))
         else:
-            out.append(RequiredOrder(0, record, "new", "", note))
+            read.append((record, "new", "", note))
     # The latest expectation of one pre-existing order wins (states are checkpoints).
-    last = {r.target: i for i, r in enumerate(out) if r.existing}
-    kept = [r for i, r in enumerate(out) if not r.existing or last[r.target] == i]
-    return [replace(r, index=i) for i, r in enumerate(kept)]
+    last = {target: i for i, (_, kind, target, _) in enumerate(read) if kind == "existing"}
+    kept = [r for i, r in enumerate(read) if r[1] != "existing" or last[r[2]] == i]
+    return [RequiredOrder(i, *r) for i, r in enumerate(kept)]
 
 
 def distinct_records(task: VitaTask, order_types: frozenset[str]) -> list[Mapping[str, Any]]:
     """Distinct expected order records of ``order_types`` across all states, in file order."""
-    seen: set[str] = set()
+    seen: set[tuple[Any, ...]] = set()
     out: list[Mapping[str, Any]] = []
-    for _, record in expected_records(task):
+    for record in expected_records(task):
         if record.get("order_type") not in order_types:
             continue
         key = graded_content(record)

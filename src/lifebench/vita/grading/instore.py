@@ -19,7 +19,6 @@ In-store ``required_orders`` hold three kinds of records: in-store product order
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -58,8 +57,8 @@ SUPPORT_FLAG: Mapping[AppointmentKind, str] = {
 
 
 def _shops(task: VitaTask) -> Mapping[str, Any]:
-    shops = task.environment.get("shops")
-    return shops if isinstance(shops, Mapping) else {}
+    shops: Mapping[str, Any] = task.environment.get("shops") or {}
+    return shops
 
 
 def instore_required_orders(task: VitaTask) -> list[RequiredOrder]:
@@ -79,7 +78,6 @@ def instore_required_orders(task: VitaTask) -> list[RequiredOrder]:
             continue
         for line in lines:
             record: dict[str, Any] = {**req.record, "products": [line]}
-            record["total_price"] = float(line.get("price") or 0) * int(line.get("quantity") or 1)
             store, note = attributed_store(task, record)
             record["store_id"] = store
             out.append(replace(req, index=len(out), record=record, note=req.note or note))
@@ -153,7 +151,7 @@ def appointment_kind(task: VitaTask, record: Mapping[str, Any]) -> AppointmentKi
     kind = _record_kind(record)
     if kind is None:
         return None
-    shop = _shops(task).get(str(record.get("shop_id", "")))
+    shop = _shops(task).get(str(record.get("shop_id")))
     if not isinstance(shop, Mapping) or shop.get(SUPPORT_FLAG[kind]):
         return kind
     other: AppointmentKind = "book" if kind == "reservation" else "reservation"
@@ -164,10 +162,8 @@ def initial_appointments(task: VitaTask) -> dict[str, tuple[AppointmentKind, Map
     """Pre-existing bookings and reservations by id."""
     out: dict[str, tuple[AppointmentKind, Mapping[str, Any]]] = {}
     for kind, (table, _) in TABLES.items():
-        records = task.environment.get(table)
-        for key, record in (records or {}).items() if isinstance(records, Mapping) else ():
-            if isinstance(record, Mapping):
-                out[str(key)] = (kind, record)
+        for key, record in (task.environment.get(table) or {}).items():
+            out[str(key)] = (kind, record)
     return out
 
 
@@ -186,9 +182,9 @@ def required_appointments(task: VitaTask) -> list[RequiredAppointment]:
     latest: dict[str, Mapping[str, Any]] = {}
     for state in criteria.expected_states:
         for record in state.required_orders:
-            if isinstance(record, Mapping) and _record_kind(record) is not None:
+            if _record_kind(record) is not None:
                 rid = str(record.get("reservation_id") or record.get("book_id") or "")
-                key = rid or json.dumps(record, sort_keys=True, default=str)
+                key = rid or repr(sorted(record.items()))
                 latest.pop(key, None)  # keep the position of the latest occurrence
                 latest[key] = record
     out: list[RequiredAppointment] = []
@@ -359,7 +355,7 @@ class InStoreStateEvaluator(OrderStateEvaluator):
         final: Mapping[AppointmentKind, Mapping[str, Any]],
     ) -> CriterionVerdict:
         cid = f"{req.kind}[{req.index}]:{req.record_id}"
-        kind, before = initial[req.record_id]
+        kind, _ = initial[req.record_id]
         after = final[kind].get(req.record_id)
         if after is None:
             return CriterionVerdict(

@@ -17,7 +17,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from lifebench.vita.grading.expected import PROVIDER_TABLES
 from lifebench.vita.grading.text import TextKey, text_key
 from lifebench.vita.task import VitaTask
 
@@ -65,27 +64,27 @@ def attribute_rule(expected: str, offered: Sequence[str]) -> AttributeRule:
     if want in by_key:
         return AttributeRule(expected, "option", want, by_key[want], options)
     parts = [by_key.get((clause,)) for clause in want]
-    if len(want) > 1 and all(parts):
+    if all(parts):  # (one clause would have matched above)
         return AttributeRule(
             expected, "combination", want, ", ".join(str(p) for p in parts), options
         )
     return AttributeRule(expected, "unmatched", None, "", options)
 
 
-def offered_attributes(
-    task: VitaTask, order_type: str, store_id: str, product_id: str
-) -> list[str]:
-    """The options a product offers, looked up in its store (else in any store of the table)."""
-    table = task.environment.get(PROVIDER_TABLES.get(order_type, "stores"))
-    stores: Mapping[str, Any] = table if isinstance(table, Mapping) else {}
-    ordered = [stores.get(store_id), *(s for k, s in stores.items() if k != store_id)]
+def product_options(product: Mapping[str, Any]) -> list[str]:
+    """The options a raw catalog product offers (a string is one option, as for the tools)."""
+    attrs = product.get("attributes") or []
+    return [attrs] if isinstance(attrs, str) else [str(a) for a in attrs]
+
+
+def offered_attributes(task: VitaTask, store_id: str, product_id: str) -> list[str]:
+    """The options a delivery product offers, looked up in its store (else in any store)."""
+    stores: Mapping[str, Any] = task.environment.get("stores") or {}
+    ordered = [stores.get(store_id) or {}, *(s for k, s in stores.items() if k != store_id)]
     for store in ordered:
-        for p in (store or {}).get("products") or [] if isinstance(store, Mapping) else []:
-            if isinstance(p, Mapping) and p.get("product_id") == product_id:
-                attrs = p.get("attributes") or []
-                if isinstance(attrs, str):
-                    return [attrs] if attrs.strip() else []
-                return [str(a) for a in attrs]
+        for p in store.get("products") or []:
+            if p.get("product_id") == product_id:
+                return product_options(p)
     return []
 
 

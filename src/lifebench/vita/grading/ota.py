@@ -23,12 +23,13 @@ per-date bookings need (the rules are documented in docs/evaluation.md, "OTA dom
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from lifebench.evaluation import CriterionVerdict
 from lifebench.vita.grading.expected import (
     PRODUCT_KEYS,
+    OrderKind,
     RequiredOrder,
     classify,
     distinct_records,
@@ -125,39 +126,38 @@ def ota_required_orders(task: VitaTask) -> list[OTARequiredOrder]:
     several states with different content, the last record (the latest checkpoint) wins.
     """
     initial: Mapping[str, Any] = task.environment.get("orders") or {}
-    records = distinct_records(task, OTA_ORDER_TYPES)
     reqs = classify(
         task,
-        records,
+        distinct_records(task, OTA_ORDER_TYPES),
         same_lines=lambda before, record: same_lines(order_lines(before), order_lines(record)),
     )
-    out: list[OTARequiredOrder] = []
+    read: list[tuple[RequiredOrder, Change, OrderKind]] = []
     for req in reqs:
-        lines = tuple(order_lines(req.record))
-        change: Change = "unchanged" if req.existing else "new"
-        kind = req.kind
-        before = initial.get(req.target) if req.kind == "replaced" else None
+        before: Mapping[str, Any] = initial.get(req.target) or {}
         if (
-            isinstance(before, Mapping)
+            req.kind == "replaced"
             and req.record.get("order_type") in DATE_CHANGEABLE
             and before.get("store_id") == req.store_id
-            and _is_date_change(order_lines(before), lines)
+            and _is_date_change(order_lines(before), order_lines(req.record))
         ):
-            change, kind = "modified", "existing"
-        out.append(
-            OTARequiredOrder(
-                index=len(out),
-                record=req.record,
-                kind=kind,
-                target=req.target,
-                note=req.note,
-                change=change,
-                lines=lines,
-            )
+            read.append((req, "modified", "existing"))
+        else:
+            read.append((req, "unchanged" if req.existing else "new", req.kind))
+    # A date change is about its pre-existing order too: the latest expectation wins.
+    last = {r.target: i for i, (r, _, kind) in enumerate(read) if kind == "existing"}
+    kept = [x for i, x in enumerate(read) if x[2] != "existing" or last[x[0].target] == i]
+    return [
+        OTARequiredOrder(
+            index=i,
+            record=r.record,
+            kind=kind,
+            target=r.target,
+            note=r.note,
+            change=change,
+            lines=tuple(order_lines(r.record)),
         )
-    last = {r.target: i for i, r in enumerate(out) if r.existing}
-    kept = [r for i, r in enumerate(out) if not r.existing or last[r.target] == i]
-    return [replace(r, index=i) for i, r in enumerate(kept)]
+        for i, (r, change, kind) in enumerate(kept)
+    ]
 
 
 def _fmt(lines: Iterable[Line]) -> str:

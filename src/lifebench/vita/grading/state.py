@@ -95,10 +95,15 @@ def same_address(got: Mapping[str, Any], want: Mapping[str, Any]) -> tuple[bool,
 
 
 def line_rules(task: VitaTask, req: RequiredOrder) -> list[tuple[str, int, AttributeRule]]:
-    """(product, quantity, attribute rule) of every expected line of ``req``."""
-    order_type = str(req.record.get("order_type", ""))
+    """(product, quantity, attribute rule) of every expected line of ``req`` (only delivery
+    products have attributes; other lines ask for none)."""
+    delivery = req.record.get("order_type") == "delivery"
     return [
-        (pid, qty, attribute_rule(attr, offered_attributes(task, order_type, req.store_id, pid)))
+        (
+            pid,
+            qty,
+            attribute_rule(attr if delivery else "", offered_attributes(task, req.store_id, pid)),
+        )
         for pid, qty, attr in req.product_lines()
     ]
 

@@ -39,7 +39,7 @@ TextKey = tuple[ClauseKey, ...]
 NEGATION = "¬"
 """The token every negation becomes."""
 
-_CLAUSE_SPLIT = re.compile(r"[,;.!?/|()\[\]{}<>:\n\r\t、，；。！？（）【】《》：]+")
+_CLAUSE_SPLIT = re.compile(r"[,;.!?/|()\[\]{}<>:、，；。！？（）【】《》：]+")
 _TOKEN = re.compile(r"[a-z0-9]+|[\u3400-\u9fff]")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _NOT_CONTRACTION = re.compile(r"n['’]t\b")
