@@ -270,3 +270,175 @@ def test_official_nested_orders(delivery_tasks_en: Path) -> None:
     assert "B0714001T01" in [r.order_id for r in reqs]  # was nested in T02's product list
     reqs = required_orders(_official("30711009", delivery_tasks_en), DELIVERY)
     assert {"30711009O01", "30711009T02", "30711009T03"} <= {r.order_id for r in reqs}
+
+
+# ---- exact rules (each pinned by its effect) -----------------------------------------------
+
+
+def test_attribute_rules_in_full() -> None:
+    from lifebench.vita.grading.options import AttributeRule
+
+    offered = ("Hot", "Iced", "hot")
+    assert attribute_rule(" ", offered) == AttributeRule(" ", "none", None, "", offered)
+    assert attribute_rule("ICED", offered) == AttributeRule(
+        "ICED", "option", text_key("iced"), "Iced", offered
+    )
+    # equal keys are one option: the first spelling is the one to choose
+    assert attribute_rule("hot", offered).option == "Hot"
+    assert attribute_rule(" Warm ", ()) == AttributeRule(
+        " Warm ", "free", text_key("warm"), "Warm", ()
+    )
+    assert attribute_rule("Hot, Iced", offered) == AttributeRule(
+        "Hot, Iced", "combination", text_key("Hot, Iced"), "Hot, Iced", offered
+    )
+    assert attribute_rule("Warm", offered) == AttributeRule("Warm", "unmatched", None, "", offered)
+    assert attribute_rule("Hot, Warm", offered).how == "unmatched"  # one clause is no option
+
+
+def test_product_options_reads_the_official_string_form() -> None:
+    from lifebench.vita.grading.options import product_options
+
+    assert product_options({"attributes": "Hot, Iced"}) == ["Hot, Iced"]  # one option, as the tool
+    assert product_options({"attributes": ""}) == []
+    assert product_options({"attributes": None}) == []
+    assert product_options({"attributes": ["A", 2]}) == ["A", "2"]
+    assert product_options({}) == []
+
+
+def test_line_attributes_only_for_delivery_lines() -> None:
+    from lifebench.vita.grading.state import line_rules
+
+    record = order("T1", "S1", [("P1", 1, "Mild Spicy")], location=HOME)
+    task = delivery_task(expected=[record], orders={})
+    (req,) = required_orders(task, DELIVERY)
+    assert line_rules(task, req)[0][2].option == "Mild Spicy"
+    instore = {**record, "order_type": "instore"}
+    (req,) = required_orders(delivery_task(expected=[instore], orders={}), frozenset({"instore"}))
+    assert line_rules(task, req)[0][2].how == "none"
+
+
+def test_a_specific_attribute_is_checked_after_an_unchecked_one() -> None:
+    iced, warm = text_key("Iced"), text_key("Warm")
+    assert lines_mismatch([("P", 1, None), ("P", 1, iced)], [("P", 2, warm)]) == (
+        "P: 0 of 1 with the expected attribute"
+    )
+    assert lines_mismatch([("P", 1, iced)], [("Q", 1, iced)]) == "products {'Q': 1} ≠ {'P': 1}"
+
+
+def test_max_matching_keeps_the_earliest_requirement_when_it_cannot_augment() -> None:
+    assert max_matching(["A", "B"], ["x"], lambda r, c: True) == {0: 0}
+    assert max_matching(["A", "B"], ["x", "y"], lambda r, c: True) == {0: 0, 1: 1}
+
+
+def test_content_identification_never_takes_an_order_twice() -> None:
+    twin = {
+        "O1": order("O1", "S1", [("P3", 1, "")], location=HOME),
+        "O3": order("O3", "S1", [("P3", 1, "")], location=HOME),
+    }
+    x1 = {**copy.deepcopy(twin["O1"]), "order_id": "X1", "status": "cancelled"}
+    x2 = {**copy.deepcopy(twin["O1"]), "order_id": "X2", "status": "cancelled"}
+    reqs = required_orders(delivery_task(expected=[x1, x2], orders=twin), DELIVERY)
+    assert [(r.order_id, r.target) for r in reqs] == [("X1", "O1"), ("X2", "O3")]
+    # an order already expected under its own id is not also someone else's cancellation
+    keep = copy.deepcopy(twin["O1"])
+    reqs = required_orders(delivery_task(expected=[keep, x1], orders={"O1": twin["O1"]}), DELIVERY)
+    assert [(r.kind, r.target) for r in reqs] == [("existing", "O1"), ("new", "")]
+
+
+def test_classification_with_an_unknown_store() -> None:
+    record = order("T1", "S9", [("P5", 1, "")], location=HOME)  # no store S9; P5 is S2's
+    (req,) = required_orders(delivery_task(expected=[record], orders={}), DELIVERY)
+    assert (req.kind, req.store_id) == ("new", "S2")
+    assert attributed_store(delivery_task(), order("x", "S1", [])) == ("S1", "")
+
+
+def test_quantities_default_to_one() -> None:
+    record = order("T1", "S1", [("P3", 1, "")], location=HOME)
+    record["products"] = [
+        {"product_id": "P3"},
+        {"product_id": "P2", "quantity": "two"},
+        {"product_id": "P1", "quantity": 3},
+    ]
+    (req,) = required_orders(delivery_task(expected=[record], orders={}), DELIVERY)
+    assert req.product_lines() == [("P3", 1, ""), ("P2", 1, ""), ("P1", 3, "")]
+
+
+def test_lines_without_an_id_are_neither_lines_nor_orders() -> None:
+    record = order("T1", "S1", [("P3", 1, "")], location=HOME)
+    record["products"].append({"price": 4, "quantity": 1})
+    task = delivery_task(expected=[record], orders={})
+    (req,) = required_orders(task, DELIVERY)
+    assert req.product_lines() == [("P3", 1, "")]
+    assert [r["order_id"] for r in expected_records(task)] == ["T1"]
+
+
+def test_list_attributes_are_read_comma_joined() -> None:
+    record = order("T1", "S1", [("P2", 1, "")], location=HOME)
+    record["products"][0]["attributes"] = ["Less ice", "No sugar"]
+    (req,) = required_orders(delivery_task(expected=[record], orders={}), DELIVERY)
+    assert req.product_lines() == [("P2", 1, "Less ice, No sugar")]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"note": "x"},
+        {"status": "unpaid"},
+        {"store_id": "S2"},
+        {"delivery_time": "2025-06-01 12:00:00"},
+        {"dispatch_time": "2025-06-01 12:00:00"},
+        {"location": {"address": "elsewhere"}},
+        {"products": [{"product_id": "P3", "quantity": 2}]},
+        {"products": [{"product_id": "P3", "quantity": 1, "attributes": "x"}]},
+        {"products": [{"product_id": "P3", "quantity": 1, "date": "2025-06-02"}]},
+    ],
+)
+def test_graded_content_tells_records_apart(change: dict[str, object]) -> None:
+    base = order("T1", "S1", [("P3", 1, "")], location=HOME)
+    assert graded_content(base) != graded_content({**base, **change})
+    assert (
+        len(
+            required_orders(delivery_task(expected=[base, {**base, **change}], orders={}), DELIVERY)
+        )
+        == 2
+    )
+
+
+# ---- coverage helpers ----------------------------------------------------------------------
+
+from lifebench.vita.grading import coverage  # noqa: E402
+
+
+def test_rubrics_of_every_state_then_overall_without_duplicates() -> None:
+    task = delivery_task(rubrics=["a"])
+    raw = task.model_dump()
+    raw["evaluation_criteria"]["expected_states"].append(
+        {"required_orders": [], "state_rubrics": ["b", "a", " "]}
+    )
+    raw["evaluation_criteria"]["overall_rubrics"] = ["c", "b"]
+    assert coverage.rubrics(VitaTask.model_validate(raw)) == ["a", "b", "c"]
+
+
+def test_quoted_rubrics_are_cut_at_90_characters() -> None:
+    assert coverage._quote("  a   b ") == "a b"
+    exact = "x" * 90
+    assert coverage._quote(exact) == exact
+    assert coverage._quote(exact + "y") == "x" * 89 + "…"
+
+
+def test_a_time_is_unchecked_only_when_the_rubric_is_about_the_delivery() -> None:
+    task = delivery_task(rubrics=["The train leaves at 12:30"])
+    assert coverage.rubric_only_time(task, ["T1"]) == []
+    task = delivery_task(rubrics=["Delivered by 12:30"])
+    assert coverage.rubric_only_time(task, []) == []
+    assert coverage.rubric_only_time(task, ["T2", "T1", "T1"]) == [
+        "delivery time of order(s) T1, T2: stated only in the rubrics ('Delivered by 12:30'), "
+        "the expected record has none"
+    ]
+    for said in (
+        "arrive within half an hour",
+        "送达时间18点前",
+        "deliver at 6 pm",
+        "送到，30分钟内",
+    ):
+        assert coverage.rubric_only_time(delivery_task(rubrics=[said]), ["T1"]), said

@@ -196,8 +196,20 @@ def test_address_within_tolerance_passes_and_beyond_fails() -> None:
 
 def test_address_without_coordinates_falls_back_to_the_geocoder_match() -> None:
     want = {"address": "Room 5, 8 Elm Road, Lakeside District, Hangzhou"}
-    assert same_address({"address": "8 Elm Road Room 5, Hangzhou"}, want)[0]
-    assert not same_address({"address": "12 Oak Lane, Hangzhou"}, want)[0]
+    assert same_address({"address": "8 Elm Road Room 5, Hangzhou"}, want) == (True, "")
+    assert same_address({"address": "12 Oak Lane, Hangzhou"}, want) == (False, "")
+    # the geocoder's threshold is inclusive: 4 of 5 distinctive words (80 %) is a match
+    five = {"address": "Alpha Bravo Delta Gamma Omega"}
+    assert same_address({"address": "Alpha Bravo Delta Gamma Zulux"}, five) == (True, "")
+    assert same_address({"address": "Alpha Bravo Delta Kilos Zulux"}, five)[0] is False
+
+
+def test_an_order_without_location_fails_a_located_requirement() -> None:
+    task = delivery_task()
+    result = grade(task, final_state(task, _near(location=None)))
+    assert result.criteria[0].evidence.startswith(
+        "OTSYN1-001: address '' ≠ 'Room 5, 8 Elm Road, Lakeside District, Hangzhou'"
+    )
 
 
 @pytest.mark.parametrize(
@@ -212,14 +224,38 @@ def test_delivery_time_tolerance_is_30_minutes(delivered: str, ok: bool) -> None
 
 
 def test_an_unreachable_early_time_means_as_soon_as_possible() -> None:
-    # Expected delivery 11:10 on an 11:00 clock with 35 minutes of shipping: 11:35 is on time.
-    want = order("T1", "S1", [("P3", 1, "")], location=HOME, delivery_time="2025-06-01 11:10:00")
+    # Expected delivery at the clock (11:00) with 50 minutes of shipping: 11:50 is on time.
+    want = order("T1", "S1", [("P3", 1, "")], location=HOME, delivery_time="2025-06-01 11:00:00")
     task = delivery_task(expected=[want], orders={})
-    made = order("OT1", "S1", [("P3", 1, "")], location=HOME, delivery_time="2025-06-01 11:35:00")
-    made["shipping_time"] = 35.0
+    made = order("OT1", "S1", [("P3", 1, "")], location=HOME, delivery_time="2025-06-01 11:50:00")
+    made["shipping_time"] = 50.0
     assert grade(task, {"orders": {"OT1": made}}).reward == 1.0
-    made["delivery_time"] = "2025-06-01 12:10:00"
+    made["delivery_time"] = "2025-06-01 12:21:00"
     assert grade(task, {"orders": {"OT1": made}}).reward == 0.0
+    made.update(delivery_time="2025-06-01 11:00:00", shipping_time=None)  # no shipping: the clock
+    assert grade(task, {"orders": {"OT1": made}}).reward == 1.0
+
+
+def test_a_past_dispatch_time_means_now_without_shipping() -> None:
+    want = order("T1", "S1", [("P3", 1, "")], location=HOME, dispatch_time="2025-06-01 10:00:00")
+    task = delivery_task(expected=[want], orders={})
+    made = order("OT1", "S1", [("P3", 1, "")], location=HOME, dispatch_time="2025-06-01 11:00:00")
+    made["shipping_time"] = 50.0
+    assert grade(task, {"orders": {"OT1": made}}).reward == 1.0
+
+
+def test_a_blank_expected_time_is_not_checked() -> None:
+    want = order("T1", "S1", [("P3", 1, "")], location=HOME, delivery_time="  ")
+    task = delivery_task(expected=[want], orders={})
+    made = order("OT1", "S1", [("P3", 1, "")], location=HOME, delivery_time="2025-06-01 18:00:00")
+    assert grade(task, {"orders": {"OT1": made}}).reward == 1.0
+
+
+def test_time_tolerance_boundary_in_seconds() -> None:
+    task = delivery_task()
+    on_edge = grade(task, final_state(task, _near(delivery_time="2025-06-01 12:30:00")))
+    past_edge = grade(task, final_state(task, _near(delivery_time="2025-06-01 12:30:30")))
+    assert on_edge.reward == 1.0 and past_edge.reward == 0.0
 
 
 def test_dispatch_time_is_checked_when_no_delivery_time_is_given() -> None:
@@ -382,8 +418,8 @@ def test_an_abnormal_ending_scores_0_without_checking() -> None:
     task = delivery_task()
     sim = simulation(final_state(task, right_order()), TerminationReason.MAX_STEPS)
     result = delivery_state_evaluator().grade(task, sim)
-    assert result.reward == 0.0 and result.gradable and result.criteria == []
-    assert "max_steps" in result.note
+    assert result.reward == 0.0 and result.score == 0.0 and result.gradable
+    assert result.criteria == [] and result.note == "episode ended with max_steps"
 
 
 def test_score_is_the_share_of_criteria_met() -> None:
@@ -421,3 +457,185 @@ def test_matcher_checks_type_before_store() -> None:
     req = delivery_state_evaluator().required(task)[0]
     wrong = _near(order_type="instore", store_id="S2")
     assert OrderMatcher(task).mismatch(req, wrong) == "type instore ≠ delivery"
+
+
+# ---- exact texts: evidence and descriptions ------------------------------------------------
+
+
+def test_exact_evidence_of_each_mismatch() -> None:
+    task = delivery_task()
+    cases = {
+        "store": "OTSYN1-001: store S2 ≠ S1",
+        "order type": "no order of this type was created",
+        "status (left unpaid)": "OTSYN1-001: status unpaid does not satisfy paid",
+        "quantity": "OTSYN1-001: products {'P1': 2, 'P2': 2} ≠ {'P1': 1, 'P2': 2}",
+        "attribute": "OTSYN1-001: P1: 0 of 1 with the expected attribute",
+        "note negated": "OTSYN1-001: note 'green onions' does not ask 'No green onions'",
+        "note omitted": "OTSYN1-001: note '' does not ask 'No green onions'",
+        "address": (
+            "OTSYN1-001: address 'Tower B, 99 Harbour Avenue, Riverside District, Hangzhou' ≠ "
+            "'Room 5, 8 Elm Road, Lakeside District, Hangzhou' (4815 m away)"
+        ),
+        "delivery time": (
+            "OTSYN1-001: delivery_time 2025-06-01 13:00:00 not within 30 min of 2025-06-01 12:00:00"
+        ),
+        "no delivery time": (
+            "OTSYN1-001: delivery_time (none) not within 30 min of 2025-06-01 12:00:00"
+        ),
+    }
+    for what, evidence in cases.items():
+        result = grade(task, final_state(task, NEAR_MISSES[what]))
+        assert result.criteria[0].evidence == evidence, what
+
+
+def test_exact_descriptions_and_guard_texts() -> None:
+    task = delivery_task()
+    result = grade(task, final_state(task, right_order(), cancel=("O1", "O2")))
+    texts = [(c.id, c.met, c.description, c.evidence) for c in result.criteria]
+    assert texts == [
+        (
+            "order[0]:T1",
+            True,
+            "new delivery order T1 at S1: P1×1, P2×1, P2×1; status paid (paid)",
+            "matched created order OTSYN1-001",
+        ),
+        (
+            "order[1]:O1",
+            True,
+            "existing delivery order O1 at S1: P3×1; status cancelled (cancelled)",
+            "status cancelled",
+        ),
+        (
+            "no_unrequested_cancellations",
+            False,
+            "Pre-existing orders the task does not mention are not cancelled",
+            "O2",
+        ),
+        (
+            "no_extra_orders",
+            True,
+            "No live order beyond those the task requires was created",
+            "none",
+        ),
+    ]
+    assert result.note == ""
+    clean = grade(task, final_state(task, right_order()))
+    assert clean.criteria[2].evidence == "none cancelled"
+    two = grade(task, final_state(task, right_order(), right_order("OT9"), right_order("OT8")))
+    assert two.criteria[3].evidence == "OT8, OT9"
+    both = grade(task, final_state(task, right_order(), cancel=("O1", "O2", "O1")))
+    assert both.criteria[2].evidence == "O2"
+
+
+def test_exact_descriptions_of_other_kinds() -> None:
+    initial = {"O1": order("O1", "S1", [("P3", 1, "")], location=HOME, status="unpaid")}
+    cancel_other_id = {**copy.deepcopy(initial["O1"]), "order_id": "T2", "status": "cancelled"}
+    task = delivery_task(expected=[cancel_other_id], orders=initial)
+    (criterion, *_) = grade(task, {"orders": initial}).criteria
+    assert criterion.description == (
+        "existing (as O1) delivery order T2 at S1: P3×1; status cancelled (cancelled)"
+    )
+    assert criterion.evidence == "final status unpaid, expected cancelled"
+    replacement = order("O1", "S1", [("P1", 1, "")], location=HOME)
+    task = delivery_task(expected=[replacement], orders=initial)
+    (criterion, *_) = grade(task, {"orders": initial}).criteria
+    assert (
+        criterion.description == "replacing O1: delivery order O1 at S1: P1×1; status paid (paid)"
+    )
+    assert criterion.evidence == "no order of this type was created"
+    moved = order("T3", "S1", [("P5", 1, "")], location=HOME)  # P5 is sold by S2 only
+    task = delivery_task(expected=[moved], orders={})
+    (criterion, *_) = grade(task, {"orders": {}}).criteria
+    assert criterion.description == (
+        "new delivery order T3 at S2: P5×1; status paid (paid) "
+        "[re-attributed from S1 (which does not sell its products)]"
+    )
+    empty = order("T4", "S1", [], location=HOME)
+    task = delivery_task(expected=[empty], orders={})
+    assert (
+        grade(task, {"orders": {}})
+        .criteria[0]
+        .description.endswith("T4 at S1: (no products); status paid (paid)")
+    )
+
+
+def test_a_replacement_of_an_already_cancelled_order_needs_only_the_new_order() -> None:
+    initial = {"O1": order("O1", "S1", [("P3", 1, "")], location=HOME, status="cancelled")}
+    replacement = order("O1", "S1", [("P1", 1, "Mild Spicy")], location=HOME)
+    task = delivery_task(expected=[replacement], orders=initial)
+    new = order("OT1", "S1", [("P1", 1, "Mild Spicy")], location=HOME)
+    assert grade(task, {"orders": {**initial, "OT1": new}}).reward == 1.0
+
+
+def test_an_order_cancelled_before_the_episode_is_not_an_unrequested_cancellation() -> None:
+    initial = {"O9": order("O9", "S2", [("P5", 1, "")], location=HOME, status="cancelled")}
+    want = order("T1", "S1", [("P3", 1, "")], location=HOME)
+    task = delivery_task(expected=[want], orders=initial)
+    made = order("OT1", "S1", [("P3", 1, "")], location=HOME)
+    assert grade(task, {"orders": {**initial, "OT1": made}}).reward == 1.0
+
+
+def test_an_unchecked_ask_about_a_line_without_an_id() -> None:
+    want = order("T1", "S1", [("P3", 1, "")], location=HOME)
+    want["products"].append({"price": 3, "quantity": 1})
+    task = delivery_task(expected=[want], orders={})
+    result = grade(task, {"orders": {}})
+    assert result.unchecked == ["order T1: 1 product line(s) without an id"]
+    unmatched = order("T1", "S1", [("P2", 1, "Lukewarm")], location=HOME)
+    result = grade(delivery_task(expected=[unmatched], orders={}), {"orders": {}})
+    assert result.unchecked == [
+        "attribute 'Lukewarm' of P2 in order T1: no offered option has that meaning "
+        "(offered: Iced; Room Temperature)"
+    ]
+
+
+def test_a_dispatch_time_is_a_time_the_state_checks() -> None:
+    rubric = "The delivery should arrive before 12:30"
+    want = order("T1", "S1", [("P3", 1, "")], location=HOME, dispatch_time="2025-06-01 12:00:00")
+    task = delivery_task(expected=[want], orders={}, rubrics=[rubric])
+    assert grade(task, {"orders": {}}).unchecked == []
+    no_time = order("T1", "S1", [("P3", 1, "")], location=HOME)
+    task = delivery_task(expected=[no_time], orders={}, rubrics=[rubric])
+    assert grade(task, {"orders": {}}).unchecked == [
+        "delivery time of order(s) T1: stated only in the rubrics ('The delivery should arrive "
+        "before 12:30'), the expected record has none"
+    ]
+
+
+def test_an_ungradable_result_still_lists_what_it_could_not_check() -> None:
+    instore_only = order("T1", "SHOP", [("X", 1, "")], order_type="instore")
+    task = delivery_task(expected=[instore_only], orders={}, rubrics=["Note: no cutlery"])
+    result = grade(task, {"orders": {}})
+    assert not result.gradable
+    assert result.note == "ungradable: no required record this grader can check"
+    assert result.unchecked == [
+        "a note: stated only in the rubrics ('Note: no cutlery'), no expected record has one"
+    ]
+
+
+def test_a_final_line_without_quantity_counts_as_no_unit() -> None:
+    want = order("T1", "S1", [("P3", 1, "")], location=HOME)
+    task = delivery_task(expected=[want], orders={})
+    made = order("OT1", "S1", [("P3", 1, "")], location=HOME)
+    del made["products"][0]["quantity"]
+    assert grade(task, {"orders": {"OT1": made}}).reward == 0.0
+    made["products"][0]["quantity"] = "many"
+    assert grade(task, {"orders": {"OT1": made}}).reward == 0.0
+
+
+def test_options_are_looked_up_in_the_order_store() -> None:
+    # P4 (S2) offers the same options as P1 (S1); reuse the id P1 at S2 with other options.
+    task = delivery_task(expected=[order("T1", "S2", [("P1", 1, "Hot")], location=HOME)], orders={})
+    raw = task.model_dump()
+    raw["environment"]["stores"]["S2"]["products"].append(
+        {
+            **raw["environment"]["stores"]["S1"]["products"][0],
+            "store_id": "S2",
+            "attributes": ["Hot", "Cold"],
+        }
+    )
+    task = type(task).model_validate(raw)
+    right = order("OT1", "S2", [("P1", 1, "Hot")], location=HOME)
+    wrong = order("OT1", "S2", [("P1", 1, "Cold")], location=HOME)
+    assert grade(task, {"orders": {"OT1": right}}).reward == 1.0
+    assert grade(task, {"orders": {"OT1": wrong}}).reward == 0.0

@@ -50,20 +50,23 @@ def max_matching(
 ) -> dict[int, int]:
     """A maximum one-to-one matching requirement index → candidate index (Kuhn's algorithm).
 
-    Deterministic: requirements are placed in order and try candidates in order, so when
-    several maximum matchings exist the earliest candidates go to the earliest requirements.
+    Deterministic: requirements are placed in order, each taking its first free candidate, and
+    an earlier requirement is moved to another candidate only when that lets a later one in.
     """
     edges = [[j for j, c in enumerate(candidates) if fits(r, c)] for r in requirements]
     owner: dict[int, int] = {}
 
     def place(i: int, seen: set[int]) -> bool:
+        free = next((j for j in edges[i] if j not in owner), None)
+        if free is not None:  # a free candidate first: no need to displace anyone
+            owner[free] = i
+            return True
         for j in edges[i]:
-            if j in seen:
-                continue
-            seen.add(j)
-            if j not in owner or place(owner[j], seen):
-                owner[j] = i
-                return True
+            if j not in seen:
+                seen.add(j)
+                if place(owner[j], seen):
+                    owner[j] = i
+                    return True
         return False
 
     for i in range(len(requirements)):

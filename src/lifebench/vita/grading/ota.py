@@ -168,6 +168,8 @@ def _fmt(lines: Iterable[Line]) -> str:
 def _describe(req: OTARequiredOrder) -> str:
     """What the requirement asks for, in one line."""
     kind = {"new": "new", "unchanged": "existing", "modified": "date-changed existing"}[req.change]
+    if req.kind == "replaced":
+        kind = f"replacing {req.target}: new"
     return (
         f"{kind} {req.order_type} order {req.order_id} at {req.store_id}: {_fmt(req.lines)}; "
         f"status {req.status}"
@@ -194,6 +196,11 @@ class OTAStateEvaluator(OrderStateEvaluator):
     def required(self, task: VitaTask) -> list[RequiredOrder]:
         """The OTA requirements (see :func:`ota_required_orders`)."""
         return list(ota_required_orders(task))
+
+    def describe(self, req: RequiredOrder) -> str:
+        """The requirement with its dated lines."""
+        assert isinstance(req, OTARequiredOrder)
+        return _describe(req)
 
     def matcher(self, task: VitaTask) -> Any:
         """Bookings are matched on type, provider, dated lines and status."""

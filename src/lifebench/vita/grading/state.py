@@ -343,8 +343,12 @@ class OrderStateEvaluator:
             id=cid, description=desc, met=True, evidence=f"status {order.get('status')}"
         )
 
-    @staticmethod
+    def describe(self, req: RequiredOrder) -> str:
+        """What a requirement asks for, in one line (a domain may override)."""
+        return _describe(req)
+
     def _new_order(
+        self,
         req: RequiredOrder,
         matched: str | None,
         created: Sequence[tuple[str, Any]],
@@ -353,7 +357,7 @@ class OrderStateEvaluator:
         initial: Mapping[str, Any],
     ) -> CriterionVerdict:
         cid = f"order[{req.index}]:{req.order_id}"
-        desc = _describe(req)
+        desc = self.describe(req)
         if req.note:
             desc += f" [{req.note}]"
         if matched is None:
