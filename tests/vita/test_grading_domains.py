@@ -606,3 +606,182 @@ def test_cross_prefixes_criteria_and_unchecked_asks_and_scores_abnormal_endings_
         aborted.note == "episode ended with too_many_errors"
         and aborted.unchecked == result.unchecked
     )
+
+
+# ---- more pinned rules ---------------------------------------------------------------------------
+
+
+def test_an_unchanged_ota_order_keeps_its_initial_dates_even_if_the_record_has_none() -> None:
+    env = make_environment_dict()
+    kept = copy.deepcopy(env["orders"]["O_TRAIN"])
+    kept["products"] = [{k: v for k, v in kept["products"][0].items() if k != "date"}]
+    task = task_with([kept], env)
+    (req,) = ota_required_orders(task)
+    assert req.change == "unchanged"
+    move = ("modify_train_order", {"order_id": "O_TRAIN", "user_id": UID, "new_date": "2025-06-16"})
+    result = ota_grade(task, Replay([move]))
+    assert failed(result)["order[0]:O_TRAIN"] == (
+        "lines changed: T1_2C_0616@2025-06-16×1, expected T1_2C_0615@2025-06-15×1"
+    )
+    kept_result = ota_grade(task, Replay([]))
+    assert {c.id: c.evidence for c in kept_result.criteria}["order[0]:O_TRAIN"] == (
+        "status paid; lines T1_2C_0615@2025-06-15×1"
+    )
+
+
+def test_ota_modified_description_and_multi_line_texts() -> None:
+    env = make_environment_dict()
+    moved = copy.deepcopy(env["orders"]["O_TRAIN"])
+    moved["products"] = [{**SEAT_16, "quantity": 1}]
+    (req,) = ota_required_orders(task_with([moved], env))
+    assert ota_state_evaluator().describe(req) == (
+        "date-changed existing train order O_TRAIN at T1: T1_2C_0616@2025-06-16×1; status paid"
+    )
+    from lifebench.vita.grading.ota import _fmt
+
+    assert _fmt([Line("A", "", 1), Line("B", "2025-01-01", 2)]) == "A@?×1, B@2025-01-01×2"
+    assert _fmt([]) == "(no lines)"
+
+
+def test_an_existing_multi_line_instore_order_is_one_requirement() -> None:
+    task = make_task([])
+    raw = task.model_dump()
+    raw["environment"]["orders"]["O_TWO"] = _order(
+        "O_TWO", "S_SPA", [("P_A", 100, 1), ("P_B", 50, 1)], "paid"
+    )
+    cancel_two = _order("O_TWO", "S_SPA", [("P_A", 100, 1), ("P_B", 50, 1)], "cancelled")
+    raw["evaluation_criteria"]["expected_states"][0]["required_orders"] = [cancel_two]
+    (req,) = instore_required_orders(VitaTask.model_validate(raw))
+    assert req.existing and len(req.product_lines()) == 2
+
+
+def test_appointments_without_an_id_are_distinct_requirements() -> None:
+    a = {**_reservation("", "S_GYM", "2025-05-17 09:00:00", 1, "paid")}
+    b = {**_reservation("", "S_GYM", "2025-05-17 11:00:00", 1, "paid")}
+    assert len(required_appointments(make_task([a, b]))) == 2
+
+
+def test_an_unreadable_final_appointment_time_does_not_match() -> None:
+    task = make_task([_reservation("G1T7", "S_GYM", "2025-05-17 09:00:00", 1, "paid")])
+    final = _final(task, _reserve("2025-05-17 09:00:00"))
+    final["reservations"]["RSG1-001"]["reservation_time"] = "soon"
+    result = instore_state_evaluator().grade(task, simulation(final))
+    texts = {c.id: c.evidence for c in result.criteria}
+    assert texts["reservation[0]:G1T7"] == (
+        "RSG1-001: time soon not within 30 min of 2025-05-17 09:00:00"
+    )
+
+
+def test_a_pre_existing_booking_filed_with_reservation_time_is_not_moved() -> None:
+    task = make_task([_order("X1", "S_CAFE", [("P_TEA", 30, 1)], "unpaid")])
+    raw = task.model_dump()
+    old = _book("B_OLD", "S_REST", "2025-05-18 19:00:00", 2, 0, "paid")
+    del old["book_time"]
+    old["reservation_time"] = "2025-05-18 19:00:00"
+    raw["environment"]["books"] = {"B_OLD": old}
+    task = VitaTask.model_validate(raw)
+
+    async def buy(env: InStoreEnvironment) -> None:
+        await call(
+            env, "create_instore_product_order", user_id="U1", shop_id="S_CAFE", product_id="P_TEA"
+        )
+
+    reward, verdicts = grade(task, buy)
+    assert reward == 1.0, verdicts
+
+
+def test_instore_unchecked_asks_of_orders_and_appointments_and_abnormal_score() -> None:
+    from lifebench.simulation import TerminationReason
+
+    bare = _order("X1", "S_CAFE", [("P_TEA", 30, 1)], "paid")
+    bare["products"].append({"price": 3, "quantity": 1})
+    vague = _reservation("G1T7", "S_GYM", "2024-01-01 10:00:00", 1, "paid")
+    task = make_task([bare, vague])
+    result = instore_state_evaluator().grade(task, simulation(_final(task)))
+    assert result.unchecked == [
+        "order X1: 1 product line(s) without an id",
+        "time of G1T7: '2024-01-01 10:00:00' cannot be read or lies before the task clock",
+    ]
+    aborted = instore_state_evaluator().grade(
+        task, simulation(_final(task), TerminationReason.MAX_STEPS)
+    )
+    assert (aborted.reward, aborted.score, aborted.unchecked) == (0.0, 0.0, result.unchecked)
+
+
+def test_instore_guards_name_every_offender() -> None:
+    task = make_task([_order("X1", "S_CAFE", [("P_TEA", 30, 1)], "unpaid")])
+
+    async def noisy(env: InStoreEnvironment) -> None:
+        await call(
+            env, "create_instore_product_order", user_id="U1", shop_id="S_CAFE", product_id="P_TEA"
+        )
+        await call(env, "instore_cancel_reservation", reservation_id="R_OLD")
+        await call(env, "instore_cancel_reservation", reservation_id="R_KEEP")
+        for when in ("2025-05-18 10:00:00", "2025-05-19 10:00:00"):
+            await call(env, "instore_reservation", user_id="U1", shop_id="S_GYM", time=when)
+
+    _, verdicts = grade(task, noisy)
+    assert verdicts["no_unrequested_appointment_changes"] == (False, "R_KEEP, R_OLD")
+    assert verdicts["no_extra_appointments"] == (False, "RSG1-001, RSG1-002")
+
+
+def test_the_exact_appointment_wins_over_one_half_a_minute_off() -> None:
+    task = make_task([_reservation("G1T7", "S_GYM", "2025-05-17 09:00:00", 1, "paid")])
+
+    async def two(env: InStoreEnvironment) -> None:
+        for when in ("2025-05-17 09:00:30", "2025-05-17 09:00:00"):
+            await call(env, "instore_reservation", user_id="U1", shop_id="S_GYM", time=when)
+
+    _, verdicts = grade(task, two)
+    assert verdicts["reservation[0]:G1T7"] == (True, "matched reservation RSG1-002")
+
+
+def test_new_appointment_evidence_lists_every_candidate() -> None:
+    task = make_task([_reservation("G1T7", "S_GYM", "2025-05-17 09:00:00", 2, "paid")])
+
+    async def two(env: InStoreEnvironment) -> None:
+        for shop in ("S_SPA", "S_GYM"):
+            await call(
+                env, "instore_reservation", user_id="U1", shop_id=shop, time="2025-05-17 09:00:00"
+            )
+
+    _, verdicts = grade(task, two)
+    assert verdicts["reservation[0]:G1T7"] == (
+        False,
+        "RSG1-001: shop S_SPA ≠ S_GYM; RSG1-002: customer_count 1 ≠ 2",
+    )
+
+
+def test_cross_guards_of_a_domain_without_requirements_and_the_async_entry() -> None:
+    import asyncio
+
+    env = make_environment_dict()
+    hotel = {**copy.deepcopy(env["orders"]["O_HOTEL"]), "status": "cancelled"}
+    task = _cross_task([hotel])
+    raw = task.model_dump()
+    raw["environment"] |= {k: v for k, v in env.items() if k in ("hotels", "orders")}
+    task = VitaTask.model_validate(raw)
+    final = copy.deepcopy(task.environment["orders"])
+    final["O_HOTEL"]["status"] = "cancelled"
+    state = {
+        "orders": final,
+        "books": {},
+        "reservations": {
+            "RS9": _reservation("RS9", "S_GYM", "2025-05-18 10:00:00", 1, "unconsumed")
+        },
+    }
+    result = asyncio.run(cross_state_evaluator().evaluate(task, simulation(state)))
+    assert result.reward == 0.0
+    assert [c.id for c in result.criteria if not c.met] == ["instore:no_extra_appointments"]
+
+
+def test_an_ungradable_cross_task_keeps_its_unchecked_asks() -> None:
+    task = _cross_task([])
+    raw = task.model_dump()
+    raw["evaluation_criteria"]["overall_rubrics"] = ["Add a note: no cutlery"]
+    result = cross_state_evaluator().grade(VitaTask.model_validate(raw), simulation({"orders": {}}))
+    assert not result.gradable
+    assert result.unchecked == [
+        "delivery: a note: stated only in the rubrics ('Add a note: no cutlery'), no expected "
+        "record has one"
+    ]

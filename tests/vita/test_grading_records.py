@@ -330,6 +330,13 @@ def test_max_matching_keeps_the_earliest_requirement_when_it_cannot_augment() ->
     assert max_matching(["A", "B"], ["x", "y"], lambda r, c: True) == {0: 0, 1: 1}
 
 
+def test_max_matching_augments_through_a_chain() -> None:
+    # R1 takes a, R2 takes b; R3 needs a: R1 moves to b, which moves R2 to c.
+    edges = {"R1": {"a", "b"}, "R2": {"b", "c"}, "R3": {"a"}}
+    found = max_matching(["R1", "R2", "R3"], ["a", "b", "c"], lambda r, c: c in edges[r])
+    assert found == {0: 1, 1: 2, 2: 0}
+
+
 def test_content_identification_never_takes_an_order_twice() -> None:
     twin = {
         "O1": order("O1", "S1", [("P3", 1, "")], location=HOME),
@@ -395,6 +402,7 @@ def test_list_attributes_are_read_comma_joined() -> None:
 )
 def test_graded_content_tells_records_apart(change: dict[str, object]) -> None:
     base = order("T1", "S1", [("P3", 1, "")], location=HOME)
+    base["products"] = [{"product_id": "P3", "quantity": 1}]
     assert graded_content(base) != graded_content({**base, **change})
     assert (
         len(

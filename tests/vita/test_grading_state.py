@@ -533,7 +533,8 @@ def test_exact_descriptions_of_other_kinds() -> None:
     task = delivery_task(expected=[cancel_other_id], orders=initial)
     (criterion, *_) = grade(task, {"orders": initial}).criteria
     assert criterion.description == (
-        "existing (as O1) delivery order T2 at S1: P3×1; status cancelled (cancelled)"
+        "existing (as O1) delivery order T2 at S1: P3×1; status cancelled (cancelled) "
+        "[the cancellation of pre-existing order O1 (same store and lines)]"
     )
     assert criterion.evidence == "final status unpaid, expected cancelled"
     replacement = order("O1", "S1", [("P1", 1, "")], location=HOME)
@@ -639,3 +640,80 @@ def test_options_are_looked_up_in_the_order_store() -> None:
     wrong = order("OT1", "S2", [("P1", 1, "Cold")], location=HOME)
     assert grade(task, {"orders": {"OT1": right}}).reward == 1.0
     assert grade(task, {"orders": {"OT1": wrong}}).reward == 0.0
+
+
+def test_more_exact_texts() -> None:
+    initial = {"O1": order("O1", "S1", [("P3", 1, "")], location=HOME)}
+    want = {**copy.deepcopy(initial["O1"]), "note": "Ring twice"}
+    task = delivery_task(expected=[want], orders=initial)
+    noted = {**copy.deepcopy(initial["O1"]), "note": "Knock"}
+    result = grade(task, {"orders": {"O1": noted}})
+    assert result.criteria[0].evidence == "note 'Knock' does not ask 'Ring twice'"
+    # two identical requirements, one order: the second is told why
+    twice = [
+        order("T1", "S1", [("P3", 1, "")], location=HOME),
+        order("T2", "S1", [("P3", 1, "")], location=HOME),
+    ]
+    task = delivery_task(expected=twice, orders={})
+    made = order("OT1", "S1", [("P3", 1, "")], location=HOME)
+    result = grade(task, {"orders": {"OT1": made}})
+    assert [c.evidence for c in result.criteria[:2]] == [
+        "matched created order OT1",
+        "OT1: taken by another requirement",
+    ]
+    # several unrequested cancellations are all named
+    three = {
+        "O1": order("O1", "S1", [("P3", 1, "")], location=HOME),
+        "O2": order("O2", "S2", [("P5", 1, "")], location=HOME),
+        "O3": order("O3", "S2", [("P5", 2, "")], location=HOME),
+    }
+    task = delivery_task(
+        expected=[{**copy.deepcopy(three["O1"]), "status": "cancelled"}], orders=three
+    )
+    final = copy.deepcopy(three)
+    for oid in final:
+        final[oid]["status"] = "cancelled"
+    assert grade(task, {"orders": final}).criteria[1].evidence == "O2, O3"
+
+
+def test_the_address_tolerance_is_inclusive(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lifebench.vita.grading import state
+
+    monkeypatch.setattr(state, "_metres", lambda a, b: 300.0)
+    assert same_address({"address": "x"}, {"address": "y"}) == (True, " (300 m away)")
+    monkeypatch.setattr(state, "_metres", lambda a, b: 300.5)
+    assert same_address({"address": "x"}, {"address": "y"}) == (False, " (300 m away)")
+
+
+@pytest.mark.parametrize("shipping", [None, "n/a"])
+def test_an_order_without_a_readable_shipping_time_ships_instantly(shipping: object) -> None:
+    # Expected at the clock; without shipping the earliest delivery is the clock itself.
+    want = order("T1", "S1", [("P3", 1, "")], location=HOME, delivery_time="2025-06-01 11:00:00")
+    task = delivery_task(expected=[want], orders={})
+    made = order("OT1", "S1", [("P3", 1, "")], location=HOME, delivery_time="2025-06-01 11:30:00")
+    made["shipping_time"] = shipping
+    assert grade(task, {"orders": {"OT1": made}}).reward == 1.0
+    made["delivery_time"] = "2025-06-01 11:30:30"
+    assert grade(task, {"orders": {"OT1": made}}).reward == 0.0
+
+
+def test_an_abnormal_ending_keeps_the_unchecked_asks() -> None:
+    want = order("T1", "S1", [("P3", 1, "")], location=HOME)
+    task = delivery_task(expected=[want], orders={}, rubrics=["Delivered before 12:00"])
+    sim = simulation({"orders": {}}, TerminationReason.TOO_MANY_ERRORS)
+    result = delivery_state_evaluator().grade(task, sim)
+    assert result.unchecked and result.unchecked[0].startswith("delivery time of order(s) T1")
+
+
+def test_records_of_other_types_do_not_stop_the_reading() -> None:
+    instore = order("I1", "SHOP", [("X", 1, "")], order_type="instore")
+    want = order("T1", "S1", [("P3", 1, "")], location=HOME)
+    task = delivery_task(expected=[instore, want], orders={})
+    assert [r.order_id for r in delivery_state_evaluator().required(task)] == ["T1"]
+
+
+def test_a_task_without_criteria_has_no_requirements() -> None:
+    task = delivery_task()
+    bare = type(task).model_validate({**task.model_dump(), "evaluation_criteria": None})
+    result = grade(bare, {"orders": {}})
+    assert not result.gradable and delivery_state_evaluator().required(bare) == []

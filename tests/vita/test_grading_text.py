@@ -211,6 +211,7 @@ def test_un_prefix(word: str, key: tuple[str, ...]) -> None:
         ("gas", "gas"),
         ("chips", "chip"),
         ("fizzes", "fizz"),
+        ("flies", "fly"),
         ("kisses", "kiss"),
     ],
 )
@@ -248,3 +249,10 @@ def test_clause_separators() -> None:
     assert text_key("children's") == text_key("childrens")
     assert text_key("don’t") == text_key("do not")
     assert same_text("ice\nsugar", "ice sugar")  # line breaks are spaces, not separators
+
+
+def test_tokens_after_a_negation_still_count() -> None:
+    assert not same_text("no ice", "no sugar")
+    assert not same_text("不加冰", "不加糖")
+    assert not same_text("soup unseparated", "unseparated")
+    assert not same_text("without ice please", "without sugar please")

@@ -254,7 +254,9 @@ def classify(
         )
 
     by_id = [holds(initial.get(str(r.get("order_id"))), r) for r in records]
-    taken = {r.get("order_id") for r, hit in zip(records, by_id, strict=True) if hit}
+    taken = {
+        r.get("order_id") for r, hit in zip(records, by_id, strict=True) if hit
+    }  # pragma: no mutate
     read: list[tuple[Mapping[str, Any], OrderKind, str, str]] = []
     for record, hit in zip(records, by_id, strict=True):  # pragma: no mutate
         oid = str(record.get("order_id"))

@@ -319,7 +319,7 @@ class OrderStateEvaluator:
     ) -> CriterionVerdict:
         """The criterion of a requirement about a pre-existing order (status, note)."""
         cid = f"order[{req.index}]:{req.order_id}"
-        desc = _describe(req)
+        desc = self.describe(req) + (f" [{req.note}]" if req.note else "")
         order = final.get(req.target)
         if not isinstance(order, Mapping):
             return CriterionVerdict(id=cid, description=desc, met=False, evidence="order vanished")
@@ -368,12 +368,9 @@ class OrderStateEvaluator:
             evidence = "; ".join(reasons) or "no order of this type was created"
             return CriterionVerdict(id=cid, description=desc, met=False, evidence=evidence)
         if req.kind == "replaced":
-            before = initial.get(req.target) or {}
+            # (an order cancelled before the episode stays cancelled: no tool revives one)
             after = final.get(req.target) or {}
-            if (
-                status_class(before.get("status")) != "cancelled"
-                and status_class(after.get("status")) != "cancelled"
-            ):
+            if status_class(after.get("status")) != "cancelled":
                 return CriterionVerdict(
                     id=cid,
                     description=desc,

@@ -211,7 +211,7 @@ def text_key(text: str | Iterable[str]) -> TextKey:
     if not isinstance(text, str):
         text = ", ".join(str(part) for part in text)
     clean = _NOT_CONTRACTION.sub(" not", normalise(text))
-    clean = _APOSTROPHE.sub("", clean).replace("-", " ").replace("%", " ")
+    clean = _APOSTROPHE.sub("", clean)  # other punctuation (- % …) separates words
     clauses = [_tokens(part) for part in _CLAUSE_SPLIT.split(clean)]
     return tuple(sorted(_clause_key(tokens) for tokens in clauses if tokens))
 
