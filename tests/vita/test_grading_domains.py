@@ -785,3 +785,18 @@ def test_an_ungradable_cross_task_keeps_its_unchecked_asks() -> None:
         "delivery: a note: stated only in the rubrics ('Add a note: no cutlery'), no expected "
         "record has one"
     ]
+
+
+def test_a_date_change_to_the_wrong_date_exact_evidence() -> None:
+    env = make_environment_dict()
+    moved = copy.deepcopy(env["orders"]["O_TRAIN"])
+    moved["products"] = [{**SEAT_16, "quantity": 1}]
+    task = task_with([moved], env)
+    wrong = (
+        "modify_train_order",
+        {"order_id": "O_TRAIN", "user_id": UID, "new_date": "2025-06-17"},
+    )
+    assert failed(ota_grade(task, Replay([wrong])))["order[0]:O_TRAIN"] == (
+        "lines not moved to the expected date: T1_2C_0617@2025-06-17×1, "
+        "expected T1_2C_0616@2025-06-16×1"
+    )

@@ -717,3 +717,13 @@ def test_a_task_without_criteria_has_no_requirements() -> None:
     bare = type(task).model_validate({**task.model_dump(), "evaluation_criteria": None})
     result = grade(bare, {"orders": {}})
     assert not result.gradable and delivery_state_evaluator().required(bare) == []
+
+
+def test_an_omitted_note_change_names_the_empty_note() -> None:
+    initial = {"O1": order("O1", "S1", [("P3", 1, "")], location=HOME, note="Knock")}
+    want = {**copy.deepcopy(initial["O1"]), "note": "Ring twice"}
+    task = delivery_task(expected=[want], orders=initial)
+    blank = {**copy.deepcopy(initial["O1"]), "note": None}
+    assert grade(task, {"orders": {"O1": blank}}).criteria[0].evidence == (
+        "note '' does not ask 'Ring twice'"
+    )

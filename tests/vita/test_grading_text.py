@@ -256,3 +256,8 @@ def test_tokens_after_a_negation_still_count() -> None:
     assert not same_text("不加冰", "不加糖")
     assert not same_text("soup unseparated", "unseparated")
     assert not same_text("without ice please", "without sugar please")
+
+
+def test_words_after_a_negated_participle_still_count() -> None:
+    assert not same_text("unseparated soup", "unseparated")
+    assert not same_text("unsalted butter", "unsalted")

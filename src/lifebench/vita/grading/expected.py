@@ -254,9 +254,7 @@ def classify(
         )
 
     by_id = [holds(initial.get(str(r.get("order_id"))), r) for r in records]
-    taken = {
-        r.get("order_id") for r, hit in zip(records, by_id, strict=True) if hit
-    }  # pragma: no mutate
+    taken = {str(records[i].get("order_id")) for i, hit in enumerate(by_id) if hit}
     read: list[tuple[Mapping[str, Any], OrderKind, str, str]] = []
     for record, hit in zip(records, by_id, strict=True):  # pragma: no mutate
         oid = str(record.get("order_id"))

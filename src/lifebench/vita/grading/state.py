@@ -306,7 +306,7 @@ class OrderStateEvaluator:
             if req.existing:
                 verdicts.append(self.existing(req, final, initial))
             else:
-                verdicts.append(self._new_order(req, used.get(i), created, matcher, final, initial))
+                verdicts.append(self._new_order(req, used.get(i), created, matcher, final))
         verdicts.extend(self.guards(reqs, final, initial, created, set(used.values())))
         return verdicts
 
@@ -354,7 +354,6 @@ class OrderStateEvaluator:
         created: Sequence[tuple[str, Any]],
         matcher: Any,
         final: Mapping[str, Any],
-        initial: Mapping[str, Any],
     ) -> CriterionVerdict:
         cid = f"order[{req.index}]:{req.order_id}"
         desc = self.describe(req)
