@@ -118,12 +118,13 @@ class RequiredOrder:
 
     Attributes:
         index: Position among the task's requirements of this evaluator.
-        record: The expected record (nested orders removed from its products).
+        record: The expected record (with the attributed store; its product lines are read
+            through :func:`product_lines_of`, which skips nested orders).
         kind: ``existing``, ``replaced`` or ``new`` (see the module docstring).
         target: The pre-existing order the record is about (``existing``) or replaces
             (``replaced``); "" for new orders.
         note: How the record was read when that is not literal (re-attribution, an order
-            identified by content, a recovered nested order), for evidence and lint.
+            identified by content), shown in the criterion's description.
     """
 
     index: int
