@@ -9,8 +9,8 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from conftest import shared_file
 
+from conftest import shared_file
 from lifebench._util.text import Language
 from lifebench.vita.certify import CertifyReport, certify_tasks
 from lifebench.vita.loader import available_bundled_tasks, load_bundled_tasks, load_tasks

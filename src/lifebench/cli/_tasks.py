@@ -242,8 +242,7 @@ def certify(
         elif domain is None:
             raise InputError("give a task FILE, or --domain to certify a bundled set", field="FILE")
         else:
-            kind = "demo" if task_set == "demo" else "generated"
-            tasks = load_bundled_tasks(domain, lang, kind)
+            tasks = load_bundled_tasks(domain, lang, "demo" if task_set == "demo" else "generated")
         chosen = domain or infer_domain(tasks)
         report = asyncio.run(certify_tasks(tasks, chosen, lang))
     if as_json:
