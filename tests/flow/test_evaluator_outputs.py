@@ -70,6 +70,8 @@ async def test_turn_result_of_a_correct_call() -> None:
     )
     result = await TurnEvaluator(knowledge_format="code").evaluate(_TOOL_TURN, _static(message))
     assert _dump(result) == {
+        "gradable": True,
+        "unchecked": [],
         "basis": "turn",
         "reward": 1.0,
         "score": 1.0,
@@ -199,6 +201,8 @@ async def test_turn_evaluator_refuses_other_episodes_and_tasks() -> None:
         "usage": Usage.zero().model_dump(mode="json"),
         "note": "not a turn-level prediction (episode ended with user_stop); ungradable",
         "info": {**_META, "ungradable": True},
+        "gradable": False,
+        "unchecked": [],
     }
     with pytest.raises(
         TypeError, match=r"^the turn evaluator grades turn samples, not SessionTask$"
@@ -339,6 +343,8 @@ async def test_session_tools_output() -> None:
         session_task(), _session([("payBill", _RIGHT), ("payBill", _RIGHT)])
     )
     assert _dump(result) == {
+        "gradable": True,
+        "unchecked": [],
         "basis": "session_tools",
         "reward": 1.0,
         "score": pytest.approx(2 / 3),
@@ -403,6 +409,8 @@ async def test_rule_completion_outputs() -> None:
         two, _session([("payBill", _RIGHT)])
     )
     assert _dump(result) == {
+        "gradable": True,
+        "unchecked": [],
         "basis": "completion",
         "reward": 0.0,
         "score": 0.5,
@@ -443,6 +451,7 @@ async def test_rule_completion_of_an_uncheckable_task() -> None:
     assert (result.reward, result.score) == (0.0, 0.0)
     assert result.note == "no gold calls: the rule judge cannot check this task (ungradable)"
     assert result.info["ungradable"] is True and result.info["judge"] == "rules"
+    assert result.gradable is False  # counted as ungradable by the core, never a pass
 
 
 async def test_capped_completion_notes_why() -> None:

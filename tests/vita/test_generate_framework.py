@@ -137,7 +137,7 @@ class _Flaky:
         if spec.attempt == 1:
             task["instructions"] = ""
             return Draft(task)
-        if spec.attempt == 2:  # nothing required: the noop agent would pass
+        if spec.attempt == 2:  # nothing required: ungradable (the noop agent used to pass)
             for state in task["evaluation_criteria"]["expected_states"]:
                 state["required_orders"] = []
             return Draft(task)
@@ -150,7 +150,7 @@ def test_rejected_drafts_are_regenerated_with_the_next_sub_seed() -> None:
     assert item.attempts == 4 and result.regenerated == 3
     assert "self-check says no" in item.rejected[0]
     assert "lint" in item.rejected[1] and "instructions are empty" in item.rejected[1]
-    assert "certification failed" in item.rejected[2] and "noop=1" in item.rejected[2]
+    assert "lint" in item.rejected[2] and "ungradable" in item.rejected[2]
     assert item.certificate is not None and item.certificate.passed
     fresh = DeliveryGenerator().draft(
         TaskSpec(

@@ -158,3 +158,58 @@ def generate(
         f"{out}: {len(result.items)} {domain} tasks (seed {seed}, {lang}); {checked}; "
         f"{result.regenerated} draft(s) regenerated"
     )
+
+
+@app.command("certify")
+def certify(
+    file: Annotated[
+        Path | None,
+        typer.Argument(help="A task file (default: the bundled set of --task-set/--domain)."),
+    ] = None,
+    domain: Annotated[
+        str | None,
+        typer.Option(help="Domain to run the tasks in (default: inferred from their tables)."),
+    ] = None,
+    language: Annotated[str, typer.Option(help="Language of the tools and bundled set.")] = "en",
+    task_set: Annotated[
+        str, typer.Option("--task-set", help="Bundled set when FILE is omitted: generated or demo.")
+    ] = "generated",
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Run the oracle, noop and near-miss agents over every task and report what the grader does.
+
+    Each near miss replays the oracle's plan with exactly one thing wrong (quantity, attribute,
+    product, store, unpaid, time, address, note omitted / negated, extra order, unrequested
+    cancellation, required change skipped, party size, date, hotel / attraction / flight / train)
+    and must score 0; one that scores 1 is a false accept (a grader bug). Per task: solvable (the
+    oracle scores 1), discriminating (noop and every applicable near miss score 0), lint's data
+    errors. Exit codes: 0 clean; 1 a false accept, noop passing, or a task the oracle cannot
+    solve although lint flags no data error; 2 bad input.
+    """
+    import asyncio
+
+    from lifebench.errors import InputError
+    from lifebench.vita.certify import certify_tasks
+    from lifebench.vita.certify.render import render
+    from lifebench.vita.loader import load_bundled_tasks, load_tasks
+    from lifebench.vita.stats import infer_domain
+
+    with user_errors():
+        if language not in ("en", "zh"):
+            raise InputError(f"must be 'en' or 'zh', got {language!r}", field="--language")
+        lang: Language = "zh" if language == "zh" else "en"
+        if file is not None:
+            tasks = load_tasks(file)
+        elif domain is None:
+            raise InputError("give a task FILE, or --domain to certify a bundled set", field="FILE")
+        else:
+            tasks = load_bundled_tasks(domain, lang, "demo" if task_set == "demo" else "generated")
+        chosen = domain or infer_domain(tasks)
+        report = asyncio.run(certify_tasks(tasks, chosen, lang))
+    if as_json:
+        write_json(report.model_dump_json(indent=2))
+    else:
+        render(report)
+    s = report.summary
+    if any(s.false_accepts.values()) or s.noop_accepted or s.unsolved_without_data_error:
+        raise typer.Exit(code=1)

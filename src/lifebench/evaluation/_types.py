@@ -30,6 +30,15 @@ class BasisResult(BaseModel):
     usage: Usage = Field(default_factory=Usage.zero, description="Judge usage, if any.")
     note: str = Field("", description="Why the basis was decided without checking criteria.")
     info: dict[str, Any] = Field(default_factory=dict)
+    gradable: bool = Field(
+        True,
+        description="False when the task has no criterion this basis can check: the result is "
+        "not a score (counted as ungradable and excluded from the metrics, never a pass).",
+    )
+    unchecked: list[str] = Field(
+        default_factory=list,
+        description="What the task asks that this basis cannot check (its coverage gaps).",
+    )
 
 
 class Evaluation(BaseModel):
@@ -39,6 +48,11 @@ class Evaluation(BaseModel):
     basis: str = Field(description="Which basis (or combination) produced ``reward``.")
     by_basis: dict[str, BasisResult] = Field(default_factory=dict)
     error: str | None = Field(None, description="Set when grading failed (reported, not a 0).")
+    gradable: bool = Field(
+        True,
+        description="False when a basis of the reward could not grade the task (reward 0, "
+        "counted as ungradable, excluded from the metrics).",
+    )
 
     @property
     def success(self) -> bool:
@@ -61,8 +75,17 @@ class Evaluator(Protocol):
 
 
 def combine(results: Mapping[str, BasisResult], bases: list[str]) -> Evaluation:
-    """Reward = product of the rewards of ``bases`` (all must pass); other bases kept for display."""
+    """Reward = product of the rewards of ``bases`` (all must pass); other bases kept for display.
+
+    If any of ``bases`` is ungradable, so is the evaluation (reward 0, excluded from metrics).
+    """
     reward = 1.0
     for b in bases:
         reward *= results[b].reward
-    return Evaluation(reward=reward, basis="+".join(bases), by_basis=dict(results))
+    gradable = all(results[b].gradable for b in bases)
+    return Evaluation(
+        reward=reward if gradable else 0.0,
+        basis="+".join(bases),
+        by_basis=dict(results),
+        gradable=gradable,
+    )

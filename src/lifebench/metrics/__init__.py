@@ -12,6 +12,7 @@ from lifebench.metrics._compute import (
 from lifebench.metrics._passk import SUCCESS_TOLERANCE, is_success, pass_at_k, pass_hat_k
 from lifebench.metrics._records import ResultRecord
 from lifebench.metrics._types import (
+    BasisCoverage,
     BootstrapInfo,
     CostStats,
     Metrics,
@@ -25,6 +26,7 @@ __all__ = [
     "DEFAULT_BOOTSTRAP_SAMPLES",
     "DEFAULT_BOOTSTRAP_SEED",
     "SUCCESS_TOLERANCE",
+    "BasisCoverage",
     "BootstrapInfo",
     "CostStats",
     "Metrics",

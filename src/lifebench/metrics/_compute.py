@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from lifebench.evaluation._types import Evaluation
 from lifebench.metrics._agreement import basis_kappa, usage_by_basis
 from lifebench.metrics._bootstrap import bootstrap_ci
+from lifebench.metrics._coverage import coverage_by_basis
 from lifebench.metrics._passk import is_success, pass_at_k, pass_hat_k
 from lifebench.metrics._records import (
     STATUS_DONE,
@@ -40,6 +41,7 @@ class _TaskTally:
     errors: int = 0
     pending: int = 0
     rejected: int = 0
+    ungradable: int = 0
 
     @property
     def successes(self) -> int:
@@ -59,6 +61,7 @@ def _task_rows(tallies: dict[str, _TaskTally]) -> list[TaskMetrics]:
                 n_errors=t.errors,
                 n_pending=t.pending,
                 n_rejected=t.rejected,
+                n_ungradable=t.ungradable,
                 mean_reward=mean(t.rewards),
                 rewards=t.rewards,
                 pass_hat_k={str(k): pass_hat_k(n, c, k) for k in range(1, n + 1)},
@@ -109,8 +112,8 @@ def compute_metrics(
 
     Scored simulations (done, with an evaluation that did not fail) enter avg@k, pass@k and
     pass^k, macro-averaged over tasks for k = 1 … the fewest scored trials of any task.
-    Infrastructure errors, pending units, ungraded simulations and failed gradings are counted
-    but excluded. Turns, tool calls, tokens and cost are means over completed simulations.
+    Infrastructure errors, pending units, ungraded simulations, failed gradings and ungradable
+    evaluations (tasks the reward's bases cannot check) are counted but excluded. Turns, tool calls, tokens and cost are means over completed simulations.
     Confidence intervals are percentile bootstraps over tasks (``bootstrap_samples``
     replicates drawn with ``random.Random(seed)``).
     """
@@ -119,7 +122,9 @@ def compute_metrics(
     completed: list[Graded] = []
     scored_evaluations: list[Evaluation] = []
     n_ungraded = n_grading_errors = n_errors = n_pending = n_rejected = unit_reruns = 0
+    n_ungradable = 0
     recorded: list[Graded] = []
+    checked: list[tuple[str, Evaluation]] = []
     for record in ordered:
         tally = tallies[record.task_id]
         unit_reruns += max(0, record.attempts - 1)
@@ -141,7 +146,12 @@ def compute_metrics(
                 n_ungraded += 1
             elif ev.error is not None:
                 n_grading_errors += 1
+            elif not ev.gradable:
+                n_ungradable += 1
+                tally.ungradable += 1
+                checked.append((record.task_id, ev))
             else:
+                checked.append((record.task_id, ev))
                 scored_evaluations.append(ev)
                 tally.rewards.append(ev.reward)
 
@@ -177,6 +187,7 @@ def compute_metrics(
         n_rejected=n_rejected,
         n_ungraded=n_ungraded,
         n_grading_errors=n_grading_errors,
+        n_ungradable=n_ungradable,
         max_k=max_k,
         avg_reward=mean([e.reward for e in scored_evaluations]),
         avg_at_k={k: _macro(avg) for k in ks},
@@ -200,11 +211,26 @@ def compute_metrics(
             for b in sorted(by_basis)[i + 1 :]
         },
         usage_by_basis=usage_by_basis(scored_evaluations),
+        coverage_by_basis=coverage_by_basis(checked),
         tasks=rows,
-        warnings=_warnings(
-            rows, scored_rows, max_k, n_errors, n_pending, n_grading_errors, n_rejected
-        ),
+        warnings=[
+            *_warnings(rows, scored_rows, max_k, n_errors, n_pending, n_grading_errors, n_rejected),
+            *_ungradable_warning(rows),
+        ],
     )
+
+
+def _ungradable_warning(rows: Sequence[TaskMetrics]) -> list[str]:
+    """One line naming the tasks whose simulations could not be graded (excluded)."""
+    tasks = sorted(t.task_id for t in rows if t.n_ungradable)
+    if not tasks:
+        return []
+    n = sum(t.n_ungradable for t in rows)
+    listed = ", ".join(tasks[:5]) + (" …" if len(tasks) > 5 else "")
+    return [
+        f"{n} simulation(s) of {len(tasks)} task(s) are ungradable (no criterion the reward's "
+        f"bases can check) and are excluded: {listed}"
+    ]
 
 
 def _warnings(

@@ -61,6 +61,27 @@ class BasisUsage(_Frozen):
     mean_cost: float = Field(0.0, description="Mean cost per evaluation.")
 
 
+class BasisCoverage(_Frozen):
+    """What one evaluation basis could check, over the tasks of a run."""
+
+    tasks: int = Field(description="Tasks with at least one completed evaluation on this basis.")
+    ungradable_tasks: int = Field(
+        0, description="Tasks the basis could not grade (no criterion it can check)."
+    )
+    mean_criteria: float | None = Field(
+        None, description="Mean number of criteria checked per gradable task."
+    )
+    tasks_with_unchecked: int = Field(
+        0, description="Gradable tasks that ask something the basis cannot check."
+    )
+    share_with_unchecked: float | None = Field(
+        None, description="tasks_with_unchecked / gradable tasks."
+    )
+    unchecked: dict[str, list[str]] = Field(
+        default_factory=dict, description="Per task id: what the basis could not check."
+    )
+
+
 class BootstrapInfo(_Frozen):
     """How the confidence intervals were computed."""
 
@@ -80,6 +101,7 @@ class TaskMetrics(_Frozen):
     n_rejected: int = Field(
         0, description="Trials whose request the provider rejected for its content."
     )
+    n_ungradable: int = Field(0, description="Trials the reward's bases could not grade.")
     mean_reward: float | None = Field(None, description="Mean reward of the scored trials.")
     rewards: list[float] = Field(default_factory=list, description="Rewards in trial order.")
     pass_hat_k: dict[str, float] = Field(
@@ -102,6 +124,11 @@ class Metrics(_Frozen):
     )
     n_ungraded: int = Field(0, description="Completed simulations without an evaluation.")
     n_grading_errors: int = Field(0, description="Evaluations whose grading failed (excluded).")
+    n_ungradable: int = Field(
+        0,
+        description="Completed simulations of tasks the reward's bases cannot grade (no "
+        "criterion to check): counted here, excluded from every score.",
+    )
     max_k: int = Field(description="Largest k reported: the fewest scored trials of any task.")
     avg_reward: float | None = Field(None, description="Mean reward over scored simulations.")
     avg_at_k: dict[str, float] = Field(
@@ -144,6 +171,10 @@ class Metrics(_Frozen):
     )
     usage_by_basis: dict[str, BasisUsage] = Field(
         default_factory=dict, description="Judge tokens and cost per basis."
+    )
+    coverage_by_basis: dict[str, BasisCoverage] = Field(
+        default_factory=dict,
+        description="Per basis: criteria checked per task and tasks with asks it cannot check.",
     )
     tasks: list[TaskMetrics] = Field(default_factory=list, description="Per-task rows.")
     warnings: list[str] = Field(default_factory=list, description="Caveats about the numbers.")

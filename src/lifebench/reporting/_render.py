@@ -48,6 +48,7 @@ def summary_table(report: Report) -> Table:
         ("pending", str(report.n_pending)),
         ("rejected by the provider (excluded)", str(report.n_rejected)),
         ("ungraded / grading errors", f"{report.n_ungraded} / {report.n_grading_errors}"),
+        ("ungradable (excluded)", str(report.n_ungradable)),
         ("mean reward", _pct(report.avg_reward)),
         ("retries: model calls / units", f"{report.retries.model} / {report.retries.unit_reruns}"),
         ("graded by", report.grading_summary()),
@@ -96,6 +97,25 @@ def basis_table(report: Report) -> Table:
     for pair, kappa in report.kappa_by_pair.items():
         label = Text(safe_text(f"κ {pair.replace('~', ' vs ')}"))
         table.add_row(label, _num(kappa, 3), "", "", "", "")
+    return table
+
+
+def coverage_table(report: Report) -> Table:
+    """What each basis could check: criteria per task, tasks with asks it cannot check."""
+    table = Table(title="Coverage by basis")
+    table.add_column("basis")
+    table.add_column("tasks", justify="right")
+    table.add_column("ungradable", justify="right")
+    table.add_column("criteria / task", justify="right")
+    table.add_column("tasks with unchecked asks", justify="right")
+    for name, cov in report.coverage_by_basis.items():
+        table.add_row(
+            name,
+            str(cov.tasks),
+            str(cov.ungradable_tasks),
+            _num(cov.mean_criteria),
+            f"{cov.tasks_with_unchecked} ({_pct(cov.share_with_unchecked)})",
+        )
     return table
 
 
@@ -276,7 +296,7 @@ def render_report(
     failed criteria and errors.
     """
     out = console or Console()
-    tables = [summary_table(report), k_table(report), basis_table(report)]
+    tables = [summary_table(report), k_table(report), basis_table(report), coverage_table(report)]
     tables += [suite_table(report), termination_table(report), usage_table(report)]
     tables.append(failure_table(report))
     if show_tasks and outcomes is None:

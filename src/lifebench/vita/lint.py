@@ -17,6 +17,13 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from lifebench._util.hashing import canonical_json
+from lifebench.vita.grading.expected import (
+    attributed_store,
+    is_order_record,
+    line_product,
+    status_class,
+)
+from lifebench.vita.grading.options import attribute_rule, product_options
 from lifebench.vita.loader import (
     ORDER_TYPE_TABLES,
     STORE_TABLES,
@@ -71,15 +78,6 @@ def _number(value: Any) -> float | None:
     return number if math.isfinite(number) else None
 
 
-def _offered_attributes(product: dict[str, Any]) -> list[str]:
-    offered = product.get("attributes")
-    if isinstance(offered, str):
-        return [a.strip() for a in offered.split(",") if a.strip()]
-    if isinstance(offered, list):
-        return [a for a in offered if isinstance(a, str)]
-    return []
-
-
 def _norm(text: str) -> str:
     return " ".join(text.split()).casefold()
 
@@ -114,7 +112,27 @@ class _TaskLinter:
         self.check_tables()
         self.check_preexisting_orders()
         self.check_criteria()
+        self.check_oracle()
         return self.issues
+
+    # ---- can the expected state be reached? -------------------------------------------------
+
+    def check_oracle(self) -> None:
+        """Replay the oracle's plan through the tools and the state grader (errors if it fails).
+
+        The oracle reads the expected state exactly as the grader does, so a refused call or an
+        unmet criterion means no agent can reach a state the grader accepts.
+        """
+        if self.task.evaluation_criteria is None:
+            return
+        from lifebench.vita.agents.replay import oracle_problems  # heavy: tools and grading
+
+        for problem in oracle_problems(self.task):
+            self.add(
+                "error",
+                ["evaluation_criteria", "expected_states"],
+                f"the expected state cannot be reached: {problem}",
+            )
 
     # ---- environment ----------------------------------------------------------------------
 
@@ -247,11 +265,12 @@ class _TaskLinter:
                 seen = variants.setdefault(order_id, [])
                 if order_id in in_state and in_state[order_id][0] != content:
                     self.add(
-                        "error",
+                        "warning",
                         [*where, "order_id"],
                         self.conflict_message(
                             order_id, in_state[order_id], record, "in the same state"
-                        ),
+                        )
+                        + "; graded as two distinct orders",
                     )
                 elif seen and all(v[0] != content for v in seen):
                     self.add(
@@ -318,7 +337,7 @@ class _TaskLinter:
         total = 0.0
         totals_known = True
         for k, product in enumerate(products):
-            known = self.check_order_product([*where, "products", k], product, store)
+            known = self.check_order_product([*where, "products", k], product, store, order)
             if known is None:
                 totals_known = False
             else:
@@ -370,19 +389,82 @@ class _TaskLinter:
                 f"ordering tool refuses such times",
             )
 
+    def attributed(
+        self, record: dict[str, Any], store: dict[str, Any] | None
+    ) -> dict[str, Any] | None:
+        """The store a new record is graded at (the data-error rule of re-attribution)."""
+        if store is None:
+            return None
+        preexisting = (self.table("orders") or {}).keys()
+        if record.get("order_id") in preexisting:
+            return store
+        table = self.table(ORDER_TYPE_TABLES.get(str(record.get("order_type")), ""))
+        key, _ = attributed_store(self.task, record)
+        found = (table or {}).get(key)
+        return found if isinstance(found, dict) else store
+
+    def check_stock(
+        self, where: list[str | int], product: dict[str, Any], record: dict[str, Any]
+    ) -> None:
+        """A new purchase needing more than the stock the data gives cannot be made (OTA: its
+        tools refuse it, as officially; delivery and in-store tools never refuse for stock, as
+        officially, so a purchase beyond the stock there is no data error)."""
+        if record.get("order_type") in ("delivery", "instore"):
+            return
+        preexisting = (self.table("orders") or {}).keys()
+        if (
+            record.get("order_id") in preexisting
+            or status_class(record.get("status")) == "cancelled"
+        ):
+            return
+        table = self.table(ORDER_TYPE_TABLES.get(str(record.get("order_type")), "")) or {}
+        store = table.get(str(record.get("store_id")))
+        if not isinstance(store, dict):
+            return
+        pid = line_product(product)
+        day = str(product.get("date") or "")
+        listed = [
+            p
+            for p in store.get("products") or []
+            if isinstance(p, dict)
+            and p.get("product_id") == pid
+            and (not day or not p.get("date") or p.get("date") == day)
+        ]
+        raw = product.get("quantity")
+        quantity = raw if isinstance(raw, int) and not isinstance(raw, bool) else 1
+        stocks = [s for p in listed if (s := _number(p.get("quantity"))) is not None]
+        if listed and stocks and max(stocks) < quantity:
+            self.add(
+                "error",
+                [*where, "quantity"],
+                f"the expected purchase of {quantity} x {pid!r} exceeds its stock "
+                f"({max(stocks):g}); the tools refuse it (data error: no agent can make it)",
+            )
+
     def check_order_product(
-        self, where: list[str | int], product: Any, store: dict[str, Any] | None
+        self,
+        where: list[str | int],
+        product: Any,
+        store: dict[str, Any] | None,
+        record: dict[str, Any] | None = None,
     ) -> float | None:
         """Check one ordered product; return its price x quantity when both are known."""
+        record = record or {}
         if not isinstance(product, dict):
             self.add("error", where, f"product entry is not an object ({type(product).__name__})")
             return None
         pid = product.get("product_id")
+        if pid is None and is_order_record(product):
+            self.add(
+                "warning",
+                where,
+                f"product entry has no product_id: it is order {product.get('order_id')!r} "
+                "nested in the product list; it is recovered as a required order of its own",
+            )
+            self.check_order(where, product)
+            return None
         if pid is None:
-            hint = ""
-            if "order_id" in product:
-                hint = f" (it looks like order {product['order_id']!r} nested in the product list)"
-            self.add("error", where, "product entry has no product_id" + hint)
+            self.add("error", where, "product entry has no product_id: it cannot be ordered")
             return None
         quantity = product.get("quantity")
         if isinstance(quantity, bool) or not isinstance(quantity, int) or quantity < 1:
@@ -392,13 +474,21 @@ class _TaskLinter:
                 f"quantity must be a positive integer, got {quantity!r}",
             )
             quantity = None
-        self.check_chosen_attribute(where, product, store)
+        else:
+            self.check_stock(where, product, record)
+        seller = self.attributed(record, store)
+        self.check_chosen_attribute(where, product, seller, record)
         if store is not None:
             catalog = {
                 p.get("product_id"): p for p in store.get("products") or [] if isinstance(p, dict)
             }
             if pid not in catalog:
-                self.add("error", [*where, "product_id"], self.not_in_store_message(pid, store))
+                moved = seller is not None and seller is not store
+                self.add(
+                    "warning" if moved else "error",
+                    [*where, "product_id"],
+                    self.not_in_store_message(pid, store, seller if moved else None),
+                )
             else:
                 listed = _number(catalog[pid].get("price"))
                 price = _number(product.get("price"))
@@ -413,9 +503,17 @@ class _TaskLinter:
             return None
         return price * quantity
 
-    def not_in_store_message(self, pid: Any, store: dict[str, Any]) -> str:
+    def not_in_store_message(
+        self, pid: Any, store: dict[str, Any], seller: dict[str, Any] | None = None
+    ) -> str:
         store_id = store.get("store_id", store.get("shop_id"))
         message = f"product {pid!r} is not sold by store {store_id!r}"
+        if seller is not None:
+            seller_id = seller.get("store_id", seller.get("shop_id"))
+            return (
+                f"{message}; graded at {seller_id!r}, the one store of the task that sells the "
+                "order's products (re-attribution)"
+            )
         elsewhere = [
             key
             for table_name in STORE_TABLES
@@ -433,22 +531,21 @@ class _TaskLinter:
         return message
 
     def check_chosen_attribute(
-        self, where: list[str | int], product: dict[str, Any], store: dict[str, Any] | None
+        self,
+        where: list[str | int],
+        product: dict[str, Any],
+        store: dict[str, Any] | None,
+        record: dict[str, Any],
     ) -> None:
+        """How the state grader reads the expected attribute (see grading/options.py)."""
         if "attributes" not in product:
             if "attribute" in product:
                 self.add("warning", [*where, "attribute"], "misspelled key: expected 'attributes'")
             return
         chosen = product["attributes"]
-        if not isinstance(chosen, str):
-            self.add(
-                "warning",
-                [*where, "attributes"],
-                f"attributes should be a string (the chosen option, or ''), got "
-                f"{type(chosen).__name__}",
-            )
-            return
-        if not chosen or store is None:
+        if isinstance(chosen, list):
+            chosen = ", ".join(str(c) for c in chosen)
+        if not isinstance(chosen, str) or not chosen.strip() or store is None:
             return
         listed = next(
             (
@@ -458,15 +555,29 @@ class _TaskLinter:
             ),
             None,
         )
-        if listed is None:
+        if listed is None or record.get("order_id") in (self.table("orders") or {}):
             return
-        offered = {_norm(a) for a in _offered_attributes(listed)}
-        if _norm(chosen) not in offered and not all(
-            _norm(part) in offered for part in chosen.split(",")
-        ):
+        offered = product_options(listed)
+        rule = attribute_rule(chosen, offered)
+        path = [*where, "attributes"]
+        if rule.how == "unmatched":
             self.add(
                 "warning",
-                [*where, "attributes"],
-                f"attribute {chosen!r} is not offered by the product "
-                f"(offered: {_offered_attributes(listed)})",
+                path,
+                f"attribute {chosen!r} is not offered by the product and no offered option has "
+                f"its meaning (offered: {offered}); the state check cannot check it",
+            )
+        elif rule.how == "combination":
+            self.add(
+                "error",
+                path,
+                f"attribute {chosen!r} asks for the options {rule.option!r} together on one "
+                "line; create_delivery_order takes one offered option per line",
+            )
+        elif rule.how == "option" and _norm(chosen) != _norm(rule.option):
+            self.add(
+                "warning",
+                path,
+                f"attribute {chosen!r} is not offered as written; graded as the offered "
+                f"option {rule.option!r} (same meaning)",
             )

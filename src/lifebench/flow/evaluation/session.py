@@ -367,6 +367,7 @@ class RuleCompletion:
                 score=0.0,
                 note="no gold calls: the rule judge cannot check this task (ungradable)",
                 info={**info, "ungradable": True},
+                gradable=False,
             )
         matcher = ArgumentMatcher(tool_docs(task.tools, ""))  # rules only: no time needed
         calls = await match_calls(_gold(task), predicted_calls(simulation.messages), matcher)

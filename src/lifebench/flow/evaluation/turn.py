@@ -159,6 +159,7 @@ class TurnEvaluator:
                 note=f"not a turn-level prediction (episode ended with "
                 f"{simulation.termination.value}); ungradable",
                 info={**sample_meta(task), "ungradable": True},
+                gradable=False,
             )
         message = the_prediction(simulation)
         pred = prediction_of(message)

@@ -25,21 +25,15 @@ def oracle_plan(
     return plan
 
 
-class OracleAgent:
-    """Replays the calls that reach the task's expected state, then closes the conversation.
+class PlanAgent:
+    """Replays a given plan of tool calls, one per message, then closes the conversation.
 
-    ``distractor=True`` makes the near-miss variant used to prove that grading discriminates.
+    The near-miss agents of ``lifebench tasks certify`` are plan agents over a perturbed oracle
+    plan.
     """
 
-    def __init__(
-        self,
-        task: VitaTask,
-        *,
-        domain: str = "delivery",
-        language: str = "en",
-        distractor: bool = False,
-    ) -> None:
-        self._plan = oracle_plan(task, domain=domain, distractor=distractor)
+    def __init__(self, plan: Sequence[PlannedCall], *, language: str = "en") -> None:
+        self._plan = list(plan)
         self._next = 0
         self._done_text = (
             "全部办好了。请问还有其他需要吗？"
@@ -64,6 +58,23 @@ class OracleAgent:
             self._said_done = True
             return AssistantMessage(content=self._done_text)
         return AssistantMessage(content=AGENT_STOP)
+
+
+class OracleAgent(PlanAgent):
+    """Replays the calls that reach the task's expected state, then closes the conversation.
+
+    ``distractor=True`` makes the near-miss variant used to prove that grading discriminates.
+    """
+
+    def __init__(
+        self,
+        task: VitaTask,
+        *,
+        domain: str = "delivery",
+        language: str = "en",
+        distractor: bool = False,
+    ) -> None:
+        super().__init__(oracle_plan(task, domain=domain, distractor=distractor), language=language)
 
 
 def _latest(trajectory: Sequence[Message], key: str) -> str | None:

@@ -9,6 +9,8 @@ from typing import Any
 from lifebench.vita.agents.plan import PlannedCall
 from lifebench.vita.domains._geo import delivery_minutes, haversine_m
 from lifebench.vita.grading.expected import RequiredOrder, required_orders, status_class
+from lifebench.vita.grading.state import line_rules
+from lifebench.vita.grading.text import is_blank, same_text
 from lifebench.vita.task import VitaTask
 from lifebench.vita.timefmt import format_time, parse_time
 
@@ -61,13 +63,6 @@ class DeliveryPlanner:
             when = dispatch
         return format_time(max(when, self.now))
 
-    def _offered(self, store_id: str, product_id: str) -> list[str]:
-        for p in (self.stores.get(store_id) or {}).get("products") or []:
-            if p.get("product_id") == product_id:
-                attrs = p.get("attributes") or []
-                return [str(a) for a in attrs] if isinstance(attrs, list) else [str(attrs)]
-        return []
-
     def _swap_first(
         self, store_id: str, lines: list[tuple[str, int, str]]
     ) -> tuple[str, list[tuple[str, int, str]]]:
@@ -87,20 +82,26 @@ class DeliveryPlanner:
         return store_id, lines
 
     def plan(self) -> list[PlannedCall]:
+        """Changes to pre-existing orders (and cancelling the ones replaced), then new orders."""
         calls: list[PlannedCall] = []
         initial: Mapping[str, Any] = self.task.environment.get("orders") or {}
         reqs = required_orders(self.task, frozenset({"delivery"}))
         for req in (r for r in reqs if r.existing):
-            calls.extend(self._existing(req, initial[req.order_id]))
+            calls.extend(self._existing(req, initial[req.target]))
+        cancelled = {r.target for r in reqs if r.existing and status_class(r.status) == "cancelled"}
+        for req in (r for r in reqs if r.kind == "replaced" and r.target not in cancelled):
+            cancelled.add(req.target)
+            if status_class((initial.get(req.target) or {}).get("status")) != "cancelled":
+                calls.append(PlannedCall("cancel_delivery_order", {"order_id": req.target}))
         for req in (r for r in reqs if not r.existing):
             calls.extend(self._new(req))
         return calls
 
     def _existing(self, req: RequiredOrder, before: Mapping[str, Any]) -> list[PlannedCall]:
-        oid = req.order_id
+        oid = req.target
         out: list[PlannedCall] = []
         note = str(req.record.get("note") or "")
-        if note != str(before.get("note") or ""):
+        if not same_text(note, str(before.get("note") or "")):
             out.append(PlannedCall("modify_delivery_order", {"order_id": oid, "note": note}))
         want, have = status_class(req.status), status_class(before.get("status"))
         if want == "cancelled" and have != "cancelled":
@@ -110,10 +111,11 @@ class DeliveryPlanner:
         return out
 
     def _new(self, req: RequiredOrder) -> list[PlannedCall]:
-        lines = req.product_lines()
-        if not lines:
+        rules = line_rules(self.task, req)
+        if not rules:
             return []
-        store_id = str(req.record.get("store_id"))
+        lines = [(pid, qty, rule.option) for pid, qty, rule in rules]
+        store_id = req.store_id
         if self.distractor:
             store_id, lines = self._swap_first(store_id, lines)
         address, loc = self._address(req)
@@ -124,9 +126,9 @@ class DeliveryPlanner:
             "product_cnts": [qty for _, qty, _ in lines],
             "address": address,
             "dispatch_time": self._dispatch(req, loc),
-            "attributes": [a if a in self._offered(store_id, pid) else "" for pid, _, a in lines],
+            "attributes": [a for _, _, a in lines],
         }
-        if req.record.get("note"):
+        if not is_blank(req.record.get("note")):
             args["note"] = str(req.record["note"])
         out = [PlannedCall("create_delivery_order", args)]
         cls = status_class(req.status)

@@ -52,7 +52,14 @@ class InStorePlanner:
         initial_orders: Mapping[str, Any] = self.task.environment.get("orders") or {}
         for req in self.orders:
             if req.existing:
-                calls.extend(self._existing_order(req, initial_orders[req.order_id]))
+                calls.extend(self._existing_order(req, initial_orders[req.target]))
+        cancelled = {
+            r.target for r in self.orders if r.existing and status_class(r.status) == "cancelled"
+        }
+        for req in (r for r in self.orders if r.kind == "replaced" and r.target not in cancelled):
+            cancelled.add(req.target)
+            if status_class((initial_orders.get(req.target) or {}).get("status")) != "cancelled":
+                calls.append(PlannedCall("instore_cancel_order", {"order_id": req.target}))
         before = initial_appointments(self.task)
         for appt in self.appointments:
             if appt.existing:
@@ -73,7 +80,7 @@ class InStorePlanner:
     @staticmethod
     def _existing_order(req: RequiredOrder, before: Mapping[str, Any]) -> list[PlannedCall]:
         want, have = status_class(req.status), status_class(before.get("status"))
-        oid = req.order_id
+        oid = req.target
         if want == "cancelled" and have != "cancelled":
             return [PlannedCall("instore_cancel_order", {"order_id": oid})]
         if want == "paid" and have == "unpaid":

@@ -81,14 +81,40 @@ class OTAPlanner:
 
     def plan(self) -> list[PlannedCall]:
         """Calls for unchanged (pay / cancel), then modified, then new required orders."""
-        steps = {"unchanged": self._unchanged, "modified": self._modified, "new": self._new}
+        steps = {
+            "unchanged": self._unchanged,
+            "modified": self._modified,
+            "replaced": self._replaced,
+            "new": self._new,
+        }
         calls: list[PlannedCall] = []
+        done: set[str] = set()
         for change, step in steps.items():
             for req in self.reqs:
                 kind = KINDS.get(req.order_type)
-                if req.change == change and kind is not None:
+                if kind is None:
+                    continue
+                if change == "replaced":
+                    if req.kind == "replaced" and req.target not in done:
+                        done.add(req.target)
+                        calls.extend(step(kind, req))
+                elif req.change == change:
+                    if change == "unchanged" and status_class(req.status) == "cancelled":
+                        done.add(req.target)
                     calls.extend(step(kind, req))
         return calls
+
+    def _replaced(self, kind: OTAKind, req: OTARequiredOrder) -> list[PlannedCall]:
+        """Cancel the pre-existing order a new booking replaces (unless already cancelled)."""
+        before = self.initial.get(req.target) or {}
+        if status_class(str(before.get("status"))) == "cancelled":
+            return []
+        old = KINDS.get(str(before.get("order_type")), kind)
+        return [
+            PlannedCall(
+                f"cancel_{old.order_type}_order", {"order_id": req.target, "user_id": self.user_id}
+            )
+        ]
 
     def _settle(
         self, kind: OTAKind, req: OTARequiredOrder, have: str, oid: str | None
@@ -106,16 +132,16 @@ class OTAPlanner:
 
     def _unchanged(self, kind: OTAKind, req: OTARequiredOrder) -> list[PlannedCall]:
         """Pay or cancel a pre-existing order (the distractor cancels another one)."""
-        oid = req.order_id
+        oid = req.target
         if self.distractor and status_class(req.status) == "cancelled":
             oid = self._other_live_order(kind, req) or oid
-        have = status_class(str((self.initial.get(req.order_id) or {}).get("status")))
+        have = status_class(str((self.initial.get(req.target) or {}).get("status")))
         return self._settle(kind, req, have, oid)
 
     def _other_live_order(self, kind: OTAKind, req: OTARequiredOrder) -> str | None:
         """A live pre-existing order of the same type that the task does not cancel."""
         doomed = {
-            r.order_id for r in self.reqs if r.existing and status_class(r.status) == "cancelled"
+            r.target for r in self.reqs if r.existing and status_class(r.status) == "cancelled"
         }
         for oid, order in self.initial.items():
             if (
@@ -132,14 +158,14 @@ class OTAPlanner:
         if kind.order_type not in ("flight", "train") or not req.lines:
             return []  # hotels and attractions cannot change date with the official tools
         target = req.lines[0]
-        before: Mapping[str, Any] = self.initial.get(req.order_id) or {}
+        before: Mapping[str, Any] = self.initial.get(req.target) or {}
         new_date = target.date
         if self.distractor:
             new_date = self._other_date(kind, req, before) or new_date
         calls = [
             PlannedCall(
                 f"modify_{kind.order_type}_order",
-                {"order_id": req.order_id, "user_id": self.user_id, "new_date": new_date},
+                {"order_id": req.target, "user_id": self.user_id, "new_date": new_date},
             )
         ]
         paid = (
@@ -158,7 +184,7 @@ class OTAPlanner:
         )
         new_total = float((new_product or {}).get("price") or 0.0) * target.quantity
         have = "unpaid" if new_total - paid > 0.005 else "paid"
-        calls.extend(self._settle(kind, req, have, req.order_id))
+        calls.extend(self._settle(kind, req, have, req.target))
         return calls
 
     def _other_date(

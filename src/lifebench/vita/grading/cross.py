@@ -8,7 +8,11 @@ from lifebench.evaluation import BasisResult, CriterionVerdict
 from lifebench.simulation import Simulation
 from lifebench.vita.grading.instore import instore_state_evaluator
 from lifebench.vita.grading.ota import ota_state_evaluator
-from lifebench.vita.grading.state import OrderStateEvaluator, delivery_state_evaluator
+from lifebench.vita.grading.state import (
+    OrderStateEvaluator,
+    delivery_state_evaluator,
+    result,
+)
 from lifebench.vita.task import VitaTask
 
 
@@ -18,7 +22,8 @@ class CrossStateEvaluator:
     Each domain's evaluator grades the records of its own types (delivery orders; in-store
     orders, bookings and reservations; hotel/attraction/flight/train orders), including its
     guards against extra or unrequested changes; criteria are prefixed with the domain. The
-    reward is 1 only when every criterion of every domain holds.
+    reward is 1 only when every criterion of every domain holds. A domain without requirements
+    contributes its guards; a task without a requirement in any domain is ungradable.
     """
 
     basis = "state"
@@ -36,28 +41,29 @@ class CrossStateEvaluator:
 
     def grade(self, task: VitaTask, simulation: Simulation) -> BasisResult:
         """Synchronous core of :meth:`evaluate`."""
-        criteria: list[CriterionVerdict] = []
-        notes = []
-        for name, evaluator in self._parts.items():
-            result = evaluator.grade(task, simulation)
-            if result.note:
-                notes.append(f"{name}: {result.note}")
-            criteria.extend(c.model_copy(update={"id": f"{name}:{c.id}"}) for c in result.criteria)
+        parts = {name: evaluator.grade(task, simulation) for name, evaluator in self._parts.items()}
+        unchecked = [f"{name}: {u}" for name, part in parts.items() for u in part.unchecked]
+        if not any(part.gradable for part in parts.values()):
+            return result(self.basis, [], gradable=False, unchecked=unchecked)
         if not simulation.termination.is_normal:
             return BasisResult(
                 basis=self.basis,
                 reward=0.0,
                 score=0.0,
+                unchecked=unchecked,
                 note=f"episode ended with {simulation.termination.value}",
             )
-        met = sum(c.met for c in criteria)
-        return BasisResult(
-            basis=self.basis,
-            reward=1.0 if met == len(criteria) else 0.0,
-            score=met / len(criteria) if criteria else 1.0,
-            criteria=criteria,
-            note="; ".join(notes),
-        )
+        criteria: list[CriterionVerdict] = []
+        for name, part in parts.items():
+            # A domain without requirements still guards its records (no extra orders, no
+            # unrequested cancellations).
+            verdicts = (
+                part.criteria
+                if part.gradable
+                else self._parts[name].guard_criteria(task, simulation)
+            )
+            criteria += [c.model_copy(update={"id": f"{name}:{c.id}"}) for c in verdicts]
+        return result(self.basis, criteria, gradable=True, unchecked=unchecked)
 
 
 def cross_state_evaluator() -> CrossStateEvaluator:

@@ -19,9 +19,8 @@ In-store ``required_orders`` hold three kinds of records: in-store product order
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Literal
 
@@ -29,11 +28,13 @@ from lifebench.evaluation import BasisResult, CriterionVerdict
 from lifebench.simulation import Simulation
 from lifebench.vita.grading.expected import (
     RequiredOrder,
+    attributed_store,
+    product_lines_of,
     required_orders,
     status_class,
     status_satisfies,
 )
-from lifebench.vita.grading.state import TIME_TOLERANCE_MIN, OrderStateEvaluator
+from lifebench.vita.grading.state import TIME_TOLERANCE_MIN, OrderStateEvaluator, result
 from lifebench.vita.task import VitaTask
 from lifebench.vita.timefmt import format_time, parse_time
 
@@ -56,54 +57,30 @@ SUPPORT_FLAG: Mapping[AppointmentKind, str] = {
 
 
 def _shops(task: VitaTask) -> Mapping[str, Any]:
-    shops = task.environment.get("shops")
-    return shops if isinstance(shops, Mapping) else {}
-
-
-def _sells(shop: Any, product_id: str) -> bool:
-    products = shop.get("products") if isinstance(shop, Mapping) else None
-    return any(isinstance(p, Mapping) and p.get("product_id") == product_id for p in products or [])
-
-
-def _selling_shop(task: VitaTask, store_id: str, product_ids: list[str]) -> str:
-    """``store_id`` if it sells every product, else the only shop that does (else unchanged)."""
-    shops = _shops(task)
-    if not product_ids or all(_sells(shops.get(store_id), pid) for pid in product_ids):
-        return store_id
-    sellers = [key for key, shop in shops.items() if all(_sells(shop, p) for p in product_ids)]
-    return sellers[0] if len(sellers) == 1 else store_id
+    shops: Mapping[str, Any] = task.environment.get("shops") or {}
+    return shops
 
 
 def instore_required_orders(task: VitaTask) -> list[RequiredOrder]:
     """The product-order requirements of an in-store task, normalised for grading.
 
-    A new expected order is attributed to the shop that sells its products when its
-    ``store_id`` does not (task 10826019), and one with several products becomes one
-    requirement per product line, each of which a separate single-product order satisfies.
-    Pre-existing orders are kept as they are.
+    Records are read by the shared rules (:func:`~lifebench.vita.grading.expected.classify`:
+    existing / replaced / new, re-attribution to the shop that sells the products). A new (or
+    replacing) order with several products becomes one requirement per product line — the
+    official ``create_instore_product_order`` takes a single product — each line attributed to
+    the shop that sells it when its written shop does not.
     """
     out: list[RequiredOrder] = []
     for req in required_orders(task, frozenset({"instore"})):
-        if req.existing:
-            out.append(RequiredOrder(index=len(out), record=req.record, existing=True))
+        lines = product_lines_of(req.record)
+        if req.existing or len(lines) <= 1:
+            out.append(replace(req, index=len(out)))
             continue
-        lines = [
-            p
-            for p in req.record.get("products") or []
-            if isinstance(p, Mapping) and p.get("product_id")
-        ]
-        store = _selling_shop(
-            task, str(req.record.get("store_id", "")), [str(p["product_id"]) for p in lines]
-        )
-        parts = [[line] for line in lines] if len(lines) > 1 else [lines]
-        for part in parts:
-            record = {**req.record, "store_id": store, "products": part}
-            if len(parts) > 1:
-                line = part[0]
-                record["total_price"] = float(line.get("price") or 0) * int(
-                    line.get("quantity") or 1
-                )
-            out.append(RequiredOrder(index=len(out), record=record, existing=False))
+        for line in lines:
+            record: dict[str, Any] = {**req.record, "products": [line]}
+            store, note = attributed_store(task, record)
+            record["store_id"] = store
+            out.append(replace(req, index=len(out), record=record, note=req.note or note))
     return out
 
 
@@ -174,7 +151,7 @@ def appointment_kind(task: VitaTask, record: Mapping[str, Any]) -> AppointmentKi
     kind = _record_kind(record)
     if kind is None:
         return None
-    shop = _shops(task).get(str(record.get("shop_id", "")))
+    shop = _shops(task).get(str(record.get("shop_id")))
     if not isinstance(shop, Mapping) or shop.get(SUPPORT_FLAG[kind]):
         return kind
     other: AppointmentKind = "book" if kind == "reservation" else "reservation"
@@ -185,10 +162,8 @@ def initial_appointments(task: VitaTask) -> dict[str, tuple[AppointmentKind, Map
     """Pre-existing bookings and reservations by id."""
     out: dict[str, tuple[AppointmentKind, Mapping[str, Any]]] = {}
     for kind, (table, _) in TABLES.items():
-        records = task.environment.get(table)
-        for key, record in (records or {}).items() if isinstance(records, Mapping) else ():
-            if isinstance(record, Mapping):
-                out[str(key)] = (kind, record)
+        for key, record in (task.environment.get(table) or {}).items():
+            out[str(key)] = (kind, record)
     return out
 
 
@@ -207,9 +182,9 @@ def required_appointments(task: VitaTask) -> list[RequiredAppointment]:
     latest: dict[str, Mapping[str, Any]] = {}
     for state in criteria.expected_states:
         for record in state.required_orders:
-            if isinstance(record, Mapping) and _record_kind(record) is not None:
+            if _record_kind(record) is not None:
                 rid = str(record.get("reservation_id") or record.get("book_id") or "")
-                key = rid or json.dumps(record, sort_keys=True, default=str)
+                key = rid or repr(sorted(record.items()))
                 latest.pop(key, None)  # keep the position of the latest occurrence
                 latest[key] = record
     out: list[RequiredAppointment] = []
@@ -265,17 +240,37 @@ class InStoreStateEvaluator(OrderStateEvaluator):
 
     def grade(self, task: VitaTask, simulation: Simulation) -> BasisResult:
         """Orders as in the delivery rules, then bookings, reservations and their guards."""
-        base = super().grade(task, simulation)
+        reqs = self.required(task)
+        appointments = required_appointments(task)
+        unchecked = self.unchecked(task, reqs)
+        unchecked += [
+            f"time of {a.record_id}: '{a.time_text}' cannot be read or lies before the task clock"
+            for a in appointments
+            if a.when is None
+        ]
+        if not reqs and not appointments:
+            return result(self.basis, [], gradable=False, unchecked=unchecked)
         if not simulation.termination.is_normal:
-            return base
-        verdicts = [*base.criteria, *self._appointments(task, simulation.final_state)]
-        met = sum(v.met for v in verdicts)
-        return BasisResult(
-            basis=self.basis,
-            reward=1.0 if met == len(verdicts) else 0.0,
-            score=met / len(verdicts) if verdicts else 1.0,
-            criteria=verdicts,
-        )
+            return BasisResult(
+                basis=self.basis,
+                reward=0.0,
+                score=0.0,
+                unchecked=unchecked,
+                note=f"episode ended with {simulation.termination.value}",
+            )
+        final: Mapping[str, Any] = simulation.final_state.get("orders") or {}
+        verdicts = [
+            *self.order_criteria(task, reqs, final),
+            *self._appointments(task, simulation.final_state),
+        ]
+        return result(self.basis, verdicts, gradable=True, unchecked=unchecked)
+
+    def guard_criteria(self, task: VitaTask, simulation: Simulation) -> list[CriterionVerdict]:
+        """The order guards and the appointment guards."""
+        return [
+            *super().guard_criteria(task, simulation),
+            *self._appointments(task, simulation.final_state),
+        ]
 
     def _appointments(
         self, task: VitaTask, final_state: Mapping[str, Any]
@@ -360,7 +355,7 @@ class InStoreStateEvaluator(OrderStateEvaluator):
         final: Mapping[AppointmentKind, Mapping[str, Any]],
     ) -> CriterionVerdict:
         cid = f"{req.kind}[{req.index}]:{req.record_id}"
-        kind, before = initial[req.record_id]
+        kind, _ = initial[req.record_id]
         after = final[kind].get(req.record_id)
         if after is None:
             return CriterionVerdict(
@@ -370,19 +365,14 @@ class InStoreStateEvaluator(OrderStateEvaluator):
         if not status_satisfies(after.get("status"), req.status):
             problem = f"final status {after.get('status')}, expected {req.status}"
         elif status_class(req.status) != "cancelled":
-            # Time and count are checked only where the task changes them.
-            was = parse_time(_appointment_time(before, kind))
-            if req.when is not None and was != req.when:
+            # The final time and party size are the expected ones — whether the task changes
+            # them or keeps them (moving a booking the user keeps is as wrong as not moving one).
+            if req.when is not None:
                 gap = _minutes_apart(_appointment_time(after, kind), req.when)
                 if gap is None or gap > TIME_TOLERANCE_MIN:
                     problem = f"time {_appointment_time(after, kind)}, expected {req.time_text}"
             count = req.customer_count
-            if (
-                problem is None
-                and count is not None
-                and count != before.get("customer_count")
-                and after.get("customer_count") != count
-            ):
+            if problem is None and count is not None and after.get("customer_count") != count:
                 problem = f"customer_count {after.get('customer_count')}, expected {count}"
         return CriterionVerdict(
             id=cid,

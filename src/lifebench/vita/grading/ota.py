@@ -5,13 +5,17 @@ per-date bookings need (the rules are documented in docs/evaluation.md, "OTA dom
 
 * an order line is (product id, date, quantity); a line of an expected record without a date
   matches any date;
-* a required order whose id is a pre-existing order of the same type and provider is
-  *unchanged* when its lines equal the initial ones, *modified* when a single line moved to
-  another date with the same quantity (a date change), and *new* otherwise;
+* records are read by the shared rules (:func:`~lifebench.vita.grading.expected.classify`):
+  a record whose id is a pre-existing order of the same type and provider is *unchanged* when
+  its lines equal the initial ones; a single flight/train line moved to another date with the
+  same quantity is a date change (*modified*, made with ``modify_*_order``); any other change of
+  a pre-existing order (also a hotel or attraction date change, which no tool makes) is a
+  *replacement*: the old order is cancelled and the new one booked; an expected cancellation
+  filed under another id is the cancellation of the pre-existing order with those lines;
 * unchanged: the final status satisfies the expected class and the lines were not changed;
   modified: the same order (same id) now holds the expected lines and a satisfying status;
-  new: an order created during the episode, used once, with the same type, provider, lines
-  and a satisfying status;
+  new (and the booking of a replacement): an order created during the episode, matched one to
+  one, with the same type, provider, lines and a satisfying status;
 * guards: no unrequested cancellation, no unrequested date change of a pre-existing order,
   no extra live order.
 """
@@ -22,17 +26,24 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from lifebench.evaluation import BasisResult, CriterionVerdict
-from lifebench.simulation import Simulation
-from lifebench.vita.grading.expected import RequiredOrder, required_orders, status_satisfies
+from lifebench.evaluation import CriterionVerdict
+from lifebench.vita.grading.expected import (
+    PRODUCT_KEYS,
+    OrderKind,
+    RequiredOrder,
+    classify,
+    distinct_records,
+    named_orders,
+    status_satisfies,
+)
 from lifebench.vita.grading.state import OrderStateEvaluator
 from lifebench.vita.task import VitaTask
 
 #: Order types graded by the OTA evaluator.
 OTA_ORDER_TYPES: frozenset[str] = frozenset({"hotel", "attraction", "flight", "train"})
 
-#: Keys under which an order line may name its product (official product reprs use the last three).
-_PRODUCT_KEYS = ("product_id", "room_id", "ticket_id", "seat_id")
+#: Order types whose date an official tool changes (``modify_flight_order``, ``modify_train_order``).
+DATE_CHANGEABLE: frozenset[str] = frozenset({"flight", "train"})
 
 Change = Literal["new", "unchanged", "modified"]
 
@@ -63,7 +74,7 @@ def order_lines(record: Mapping[str, Any]) -> list[Line]:
     for p in record.get("products") or []:
         if not isinstance(p, Mapping):
             continue
-        pid = next((str(p[k]) for k in _PRODUCT_KEYS if p.get(k)), "")
+        pid = next((str(p[k]) for k in PRODUCT_KEYS if p.get(k)), "")
         if not pid:
             continue
         try:
@@ -107,11 +118,6 @@ class OTARequiredOrder(RequiredOrder):
         """hotel / attraction / flight / train."""
         return str(self.record.get("order_type", ""))
 
-    @property
-    def store_id(self) -> str:
-        """The hotel / attraction / flight / train id."""
-        return str(self.record.get("store_id", ""))
-
 
 def ota_required_orders(task: VitaTask) -> list[OTARequiredOrder]:
     """Distinct required OTA orders of ``task``, classified as new / unchanged / modified.
@@ -120,34 +126,37 @@ def ota_required_orders(task: VitaTask) -> list[OTARequiredOrder]:
     several states with different content, the last record (the latest checkpoint) wins.
     """
     initial: Mapping[str, Any] = task.environment.get("orders") or {}
-    classified: list[OTARequiredOrder] = []
-    for req in required_orders(task, OTA_ORDER_TYPES):
-        record = req.record
-        lines = tuple(order_lines(record))
-        before = initial.get(req.order_id)
-        change: Change = "new"
+    reqs = classify(
+        task,
+        distinct_records(task, OTA_ORDER_TYPES),
+        same_lines=lambda before, record: same_lines(order_lines(before), order_lines(record)),
+    )
+    read: list[tuple[RequiredOrder, Change, OrderKind]] = []
+    for req in reqs:
+        before: Mapping[str, Any] = initial.get(req.target) or {}
         if (
-            isinstance(before, Mapping)
-            and before.get("order_type") == record.get("order_type")
-            and before.get("store_id") == record.get("store_id")
+            req.kind == "replaced"
+            and req.record.get("order_type") in DATE_CHANGEABLE
+            and before.get("store_id") == req.store_id
+            and _is_date_change(order_lines(before), order_lines(req.record))
         ):
-            old = order_lines(before)
-            if same_lines(old, lines):
-                change = "unchanged"
-            elif _is_date_change(old, lines):
-                change = "modified"
-        classified.append(
-            OTARequiredOrder(
-                index=0, record=record, existing=change != "new", change=change, lines=lines
-            )
-        )
-    last = {r.order_id: i for i, r in enumerate(classified) if r.existing}
-    kept = [r for i, r in enumerate(classified) if not r.existing or last[r.order_id] == i]
+            read.append((req, "modified", "existing"))
+        else:
+            read.append((req, "unchanged" if req.existing else "new", req.kind))
+    # A date change is about its pre-existing order too: the latest expectation wins.
+    last = {r.target: i for i, (r, _, kind) in enumerate(read) if kind == "existing"}
+    kept = [x for i, x in enumerate(read) if x[2] != "existing" or last[x[0].target] == i]
     return [
         OTARequiredOrder(
-            index=i, record=r.record, existing=r.existing, change=r.change, lines=r.lines
+            index=i,
+            record=r.record,
+            kind=kind,
+            target=r.target,
+            note=r.note,
+            change=change,
+            lines=tuple(order_lines(r.record)),
         )
-        for i, r in enumerate(kept)
+        for i, (r, change, kind) in enumerate(kept)
     ]
 
 
@@ -159,10 +168,22 @@ def _fmt(lines: Iterable[Line]) -> str:
 def _describe(req: OTARequiredOrder) -> str:
     """What the requirement asks for, in one line."""
     kind = {"new": "new", "unchanged": "existing", "modified": "date-changed existing"}[req.change]
+    if req.kind == "replaced":
+        kind = f"replacing {req.target}: new"
     return (
         f"{kind} {req.order_type} order {req.order_id} at {req.store_id}: {_fmt(req.lines)}; "
         f"status {req.status}"
     )
+
+
+class _OTAMatcher:
+    """Checks a new (or replacing) OTA requirement against a created booking."""
+
+    @staticmethod
+    def mismatch(req: RequiredOrder, order: Mapping[str, Any]) -> str | None:
+        """Why a created ``order`` does not satisfy ``req`` (None if it does)."""
+        assert isinstance(req, OTARequiredOrder)
+        return OTAStateEvaluator.mismatch(req, order)
 
 
 class OTAStateEvaluator(OrderStateEvaluator):
@@ -172,28 +193,18 @@ class OTAStateEvaluator(OrderStateEvaluator):
         """An evaluator for the four OTA order types."""
         super().__init__(OTA_ORDER_TYPES)
 
-    def grade(self, task: VitaTask, simulation: Simulation) -> BasisResult:
-        """Grade the final database of ``simulation`` against ``task``'s expected states."""
-        if not simulation.termination.is_normal:
-            return super().grade(task, simulation)
-        reqs = ota_required_orders(task)
-        final: Mapping[str, Any] = simulation.final_state.get("orders") or {}
-        initial: Mapping[str, Any] = task.environment.get("orders") or {}
-        created = [
-            (oid, o)
-            for oid, o in final.items()
-            if oid not in initial and o.get("order_type") in OTA_ORDER_TYPES
-        ]
-        verdicts = [self._verdict(req, final, initial, created) for req in reqs]
-        verdicts.extend(self._side_effects(list(reqs), final, initial, created))
-        verdicts.append(self._no_unrequested_changes(reqs, final, initial))
-        met = sum(v.met for v in verdicts)
-        return BasisResult(
-            basis=self.basis,
-            reward=1.0 if met == len(verdicts) else 0.0,
-            score=met / len(verdicts) if verdicts else 1.0,
-            criteria=verdicts,
-        )
+    def required(self, task: VitaTask) -> list[RequiredOrder]:
+        """The OTA requirements (see :func:`ota_required_orders`)."""
+        return list(ota_required_orders(task))
+
+    def describe(self, req: RequiredOrder) -> str:
+        """The requirement with its dated lines."""
+        assert isinstance(req, OTARequiredOrder)
+        return _describe(req)
+
+    def matcher(self, task: VitaTask) -> Any:
+        """Bookings are matched on type, provider, dated lines and status."""
+        return _OTAMatcher()
 
     @staticmethod
     def mismatch(req: OTARequiredOrder, order: Mapping[str, Any]) -> str | None:
@@ -209,34 +220,22 @@ class OTAStateEvaluator(OrderStateEvaluator):
             return f"status {order.get('status')} does not satisfy {req.status}"
         return None
 
-    def _verdict(
-        self,
-        req: OTARequiredOrder,
-        final: Mapping[str, Any],
-        initial: Mapping[str, Any],
-        created: list[tuple[str, Any]],
+    def existing(
+        self, req: RequiredOrder, final: Mapping[str, Any], initial: Mapping[str, Any]
     ) -> CriterionVerdict:
-        """The criterion of one required order (see the module docstring)."""
+        """Unchanged: status, lines kept; modified: the same order holds the expected lines."""
+        assert isinstance(req, OTARequiredOrder)
         cid = f"order[{req.index}]:{req.order_id}"
         desc = _describe(req)
 
         def verdict(met: bool, evidence: str) -> CriterionVerdict:
             return CriterionVerdict(id=cid, description=desc, met=met, evidence=evidence)
 
-        if req.change == "new":
-            reasons = []
-            for i, (oid, order) in enumerate(created):
-                why = self.mismatch(req, order)
-                if why is None:
-                    created.pop(i)  # each created order satisfies at most one requirement
-                    return verdict(True, f"matched created order {oid}")
-                reasons.append(f"{oid}: {why}")
-            return verdict(False, "; ".join(reasons) or f"no {req.order_type} order was created")
-        order = final.get(req.order_id)
-        if order is None:
+        order = final.get(req.target)
+        if not isinstance(order, Mapping):
             return verdict(False, "order vanished")
         got = order_lines(order)
-        want = req.lines if req.change == "modified" else tuple(order_lines(initial[req.order_id]))
+        want = req.lines if req.change == "modified" else tuple(order_lines(initial[req.target]))
         if want and not same_lines(got, want):
             what = "not moved to the expected date" if req.change == "modified" else "changed"
             return verdict(False, f"lines {what}: {_fmt(got)}, expected {_fmt(want)}")
@@ -244,27 +243,35 @@ class OTAStateEvaluator(OrderStateEvaluator):
             return verdict(False, f"final status {order.get('status')}, expected {req.status}")
         return verdict(True, f"status {order.get('status')}; lines {_fmt(got)}")
 
-    @staticmethod
-    def _no_unrequested_changes(
-        reqs: Sequence[OTARequiredOrder], final: Mapping[str, Any], initial: Mapping[str, Any]
-    ) -> CriterionVerdict:
-        """Pre-existing OTA orders not named by the task keep their lines."""
-        named = {r.order_id for r in reqs if r.existing}
+    def guards(
+        self,
+        reqs: Sequence[RequiredOrder],
+        final: Mapping[str, Any],
+        initial: Mapping[str, Any],
+        created: Sequence[tuple[str, Any]],
+        used: set[str],
+    ) -> list[CriterionVerdict]:
+        """The shared guards plus: pre-existing orders the task does not name keep their lines."""
+        named = named_orders(reqs)
         changed = sorted(
             oid
             for oid, before in initial.items()
             if oid not in named
             and isinstance(before, Mapping)
             and before.get("order_type") in OTA_ORDER_TYPES
-            and oid in final
+            and isinstance(final.get(oid), Mapping)
             and not same_lines(order_lines(final[oid]), order_lines(before))
         )
-        return CriterionVerdict(
-            id="no_unrequested_changes",
-            description="Pre-existing orders the task does not mention keep their dates and items",
-            met=not changed,
-            evidence=", ".join(changed) or "none changed",
-        )
+        return [
+            *super().guards(reqs, final, initial, created, used),
+            CriterionVerdict(
+                id="no_unrequested_changes",
+                description="Pre-existing orders the task does not mention keep their dates and "
+                "items",
+                met=not changed,
+                evidence=", ".join(changed) or "none changed",
+            ),
+        ]
 
 
 def ota_state_evaluator() -> OTAStateEvaluator:
