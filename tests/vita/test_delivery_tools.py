@@ -403,6 +403,18 @@ async def test_attribute_matching_is_case_insensitive_and_canonical(
     assert order["products"][0]["attributes"] == "Mild Spicy"
 
 
+async def test_a_combination_of_offered_options_is_one_lines_choice(
+    env: DeliveryEnvironment,
+) -> None:
+    """The official tool takes any text; distinct offered options joined by commas are an
+    unambiguous combination, kept in their offered spellings and order."""
+    order = ok(await create(env, attributes=["mild spicy，Normal  Spicy", ""]))
+    assert order["products"][0]["attributes"] == "Mild Spicy, Normal Spicy"
+    for wrong in ("Mild Spicy, Extra Spicy", "Mild Spicy, mild spicy", "Mild Spicy,"):
+        refused = await create(env, attributes=[wrong, ""])
+        assert refused.error and refused.error_kind == "precondition", wrong
+
+
 async def test_free_text_attribute_when_product_offers_none(env: DeliveryEnvironment) -> None:
     order = ok(await create(env, attributes=["", "Extra crunchy"]))
     assert order["products"][1]["attributes"] == "Extra crunchy"

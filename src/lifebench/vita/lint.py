@@ -567,12 +567,12 @@ class _TaskLinter:
                 f"attribute {chosen!r} is not offered by the product and no offered option has "
                 f"its meaning (offered: {offered}); the state check cannot check it",
             )
-        elif rule.how == "combination":
+        elif rule.how == "combination" and _norm(chosen) != _norm(rule.option):
             self.add(
-                "error",
+                "warning",
                 path,
-                f"attribute {chosen!r} asks for the options {rule.option!r} together on one "
-                "line; create_delivery_order takes one offered option per line",
+                f"attribute {chosen!r} is not offered as written; graded as the combination "
+                f"of offered options {rule.option!r} (same meaning)",
             )
         elif rule.how == "option" and _norm(chosen) != _norm(rule.option):
             self.add(

@@ -8,6 +8,7 @@ thread-keyed registry; see docs/compat.md).
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import Annotated, Any, ClassVar, Self
 
@@ -30,6 +31,9 @@ from lifebench.vita.task import VitaTask
 # --------------------------------------------------------------------------------------------
 # Tables
 # --------------------------------------------------------------------------------------------
+
+_OPTION_SEPARATORS = re.compile(r"\s*[,，、;；]\s*")
+"""Separators of the options of one line's combination."""
 
 
 class StoreProduct(Record):
@@ -62,16 +66,23 @@ class StoreProduct(Record):
         """The offered spelling of ``chosen`` ("" for none); ToolError if it is not on offer.
 
         Matching ignores case and surrounding/duplicate whitespace. A product that offers no
-        attributes accepts any text (kept as given), as in the official harness.
+        attributes accepts any text (kept as given), as in the official harness. Several
+        distinct offered options joined by commas (``"No Added Sugar, Less Ice"``) are one
+        line's combination of options, kept in their offered spellings: the official tool
+        takes any text, and such a combination is unambiguous.
         """
         wanted = " ".join(chosen.split())
         if not wanted:
             return ""
         if not self.attributes:
             return wanted
-        for offered in self.attributes:
-            if " ".join(offered.split()).casefold() == wanted.casefold():
-                return offered
+        by_key = {" ".join(a.split()).casefold(): a for a in self.attributes}
+        single = by_key.get(wanted.casefold())
+        if single is not None:
+            return single
+        parts = [" ".join(p.split()).casefold() for p in _OPTION_SEPARATORS.split(wanted)]
+        if len(parts) > 1 and len(set(parts)) == len(parts) and all(p in by_key for p in parts):
+            return ", ".join(by_key[p] for p in parts)
         options = "; ".join(f"'{a}'" for a in self.attributes)
         raise ToolError(
             f"Attribute '{chosen}' is not offered for product {self.product_id} "
