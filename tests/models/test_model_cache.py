@@ -70,9 +70,9 @@ async def test_wal_mode_and_concurrent_use(tmp_path: Path) -> None:
     other_process_like = ModelCache(path)  # a second connection to the same file
 
     async def roundtrip(i: int) -> str | None:
-        await (cache if i % 2 else other_process_like).put(
-            f"k{i}", "m", AssistantMessage(content=str(i))
-        )
+        writer = cache if i % 2 else other_process_like
+        await writer.put(f"k{i}", "m", AssistantMessage(content=str(i)))
+        await writer.flush()  # written in a batch: visible to other connections once flushed
         hit = await (other_process_like if i % 2 else cache).get(f"k{i}")
         return hit.content if hit else None
 
