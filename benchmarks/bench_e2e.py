@@ -36,7 +36,6 @@ import math
 import os
 import shutil
 import sqlite3
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -337,7 +336,9 @@ def print_table(results: Sequence[Result]) -> None:
     )
     print(header)
     for r in results:
-        roles = f"{r.by_role.get('agent', 0)}/{r.by_role.get('user', 0)}/{r.by_role.get('judge', 0)}"
+        roles = (
+            f"{r.by_role.get('agent', 0)}/{r.by_role.get('user', 0)}/{r.by_role.get('judge', 0)}"
+        )
         print(
             f"{r.latency_s:>5g} {r.concurrency:>4} {r.n:>5} {r.requests:>6} "
             f"{r.requests_per_unit:>4g} {r.floor_s:>6.2f} {r.cli_wall_s:>6.2f} "

@@ -305,9 +305,7 @@ async def test_concurrency_limit_respected(make_model: MakeModel) -> None:
         # two models on the same endpoint share the limit (and the endpoint's health)
         health = limits.health(server.base_url)
         first = make_model(server, limiter=limiter, health=health)
-        second = make_model(
-            server, limiter=limits.limiter(server.base_url + "/", 3), health=health
-        )
+        second = make_model(server, limiter=limits.limiter(server.base_url + "/", 3), health=health)
         await first.generate(HELLO)  # first contact goes alone; then the limit is what counts
         server.reset()
         hold_until_in_flight(server, 3)

@@ -112,8 +112,12 @@ class EndpointHealth:
             return BREAKER
         return None if model in self._answered else model
 
-    async def admit(self, model: str, call: object) -> None:
+    async def admit(self, model: str, call: object) -> str | None:
         """Wait until ``call`` may send a request for ``model``.
+
+        Returns:
+            The slot the request holds: :data:`BREAKER` for the breaker's probe, the model id
+            for a first contact, ``None`` when requests flow freely.
 
         Raises:
             FatalProviderError: The endpoint is down, or the call holding the probe this call
@@ -124,11 +128,11 @@ class EndpointHealth:
                 raise _copy(self._dead)
             slot = self._slot(model)
             if slot is None:
-                return
+                return None
             holder = self._holders.get(slot)
             if holder is None or holder is call:
                 self._holders[slot] = call
-                return
+                return slot
             released = self._released.get(slot)
             if released is None or released.done():
                 released = asyncio.get_running_loop().create_future()
@@ -161,15 +165,22 @@ class EndpointHealth:
             self._open = False
             self._release(BREAKER)
 
-    def on_failure(self, detail: str, *, connect: bool) -> FatalProviderError | None:
-        """A request failed without a usable answer (``connect``: no connection was made).
+    def on_failure(
+        self, detail: str, *, connect: bool, probe: bool = False
+    ) -> FatalProviderError | None:
+        """A request failed without a usable answer.
+
+        Args:
+            detail: What happened (the last error named when the endpoint is declared down).
+            connect: No connection could be made (refused, name not resolved).
+            probe: The request was the breaker's probe (it held :data:`BREAKER`); failures
+                of requests already in flight when the breaker opened are not probes.
 
         Returns:
             The fatal error when this failure declared the endpoint unreachable or down.
         """
         if self._dead is not None:
             return self._dead
-        probing = self._open
         self._failures += 1
         if connect and not self._ever_answered:
             self._unreachable += 1
@@ -178,7 +189,7 @@ class EndpointHealth:
                     f"cannot reach {self.display}: {detail} "
                     f"({self._unreachable} attempts, no answer yet)"
                 )
-        if probing:
+        if probe and self._open:
             self._failed_probes += 1
             if self._failed_probes >= self.policy.probe_budget:
                 return self._declare_dead(
@@ -186,7 +197,7 @@ class EndpointHealth:
                     f"last {self._failed_probes} one at a time with growing waits; last error: "
                     f"{detail}"
                 )
-        elif self._failures >= self.policy.trip_after:
+        elif not self._open and self._failures >= self.policy.trip_after:
             self._open = True
             self.trips += 1
         return None

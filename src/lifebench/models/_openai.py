@@ -21,7 +21,7 @@ from lifebench.models._convert import (
     message_to_openai,
     parse_completion,
 )
-from lifebench.models._health import EndpointHealth, HealthPolicy
+from lifebench.models._health import BREAKER, EndpointHealth, HealthPolicy
 from lifebench.models._limits import Limiter, NoLimit
 from lifebench.models._price import Price
 from lifebench.models._retry import RetryPolicy, parse_retry_after, parse_retry_after_ms
@@ -245,7 +245,7 @@ class OpenAICompatibleModel:
         try:
             while True:
                 try:
-                    await health.admit(self.model, call)
+                    slot = await health.admit(self.model, call)
                 except FatalProviderError as exc:
                     self.stats.failures += 1
                     raise FatalProviderError(str(exc), status=exc.status, retries=retries) from None
@@ -257,13 +257,16 @@ class OpenAICompatibleModel:
                     return outcome
                 if outcome.outcome != "retry":
                     raise self._final_error(outcome, retries, call)
-                dead = health.on_failure(outcome.detail, connect=outcome.connect)
+                dead = health.on_failure(
+                    outcome.detail, connect=outcome.connect, probe=slot == BREAKER
+                )
                 if dead is not None:
                     self.stats.failures += 1
                     raise FatalProviderError(
-                        self._error_text(f"stopped: {dead}"), retries=retries
+                        self._error_text(f": {dead}"), retries=retries
                     ) from None
-                if attempt >= policy.max_attempts:
+                if attempt >= policy.max_attempts and slot != BREAKER:
+                    # (the breaker's probe goes on until the endpoint's shared budget decides)
                     self.stats.failures += 1
                     raise ModelError(
                         self._error_text(f"gave up after {attempt} attempts: {outcome.detail}"),

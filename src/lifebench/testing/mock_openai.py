@@ -660,9 +660,9 @@ def _load_responder(spec: str) -> Responder:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m lifebench.testing.mock_openai``: the mock server as a process of its own."""
+    """``python -m lifebench.testing``: the mock server as a process of its own."""
     parser = argparse.ArgumentParser(
-        prog="python -m lifebench.testing.mock_openai",
+        prog="python -m lifebench.testing",
         description="A loopback OpenAI-compatible mock server (prints its port, then serves "
         "until stdin closes or SIGTERM).",
     )
