@@ -20,9 +20,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
-import socket
-import ssl
-import urllib.request
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
@@ -108,6 +105,9 @@ def auth_header(base_url: str, api_key: str) -> str:
 
 
 def _connect_detail(exc: BaseException) -> str:
+    import socket
+    import ssl
+
     cause = getattr(exc, "os_error", None) or exc.__cause__ or exc
     if isinstance(cause, socket.gaierror):
         return "the host name could not be resolved"
@@ -123,6 +123,8 @@ def _connect_detail(exc: BaseException) -> str:
 def env_proxy(url: str) -> str | None:
     """The proxy the environment (``HTTPS_PROXY``, ``HTTP_PROXY``, ``ALL_PROXY``,
     ``NO_PROXY``) names for ``url``, if any."""
+    import urllib.request
+
     parts = urlsplit(url)
     proxies = urllib.request.getproxies()
     proxy = proxies.get(parts.scheme) or proxies.get("all")

@@ -348,9 +348,11 @@ class OpenAICompatibleModel:
         return scrub(truncate(scrub(text, self._secrets)), self._secrets)
 
     def _error_text(self, what: str) -> str:
-        return scrub(
-            f"model {self._name!r} ({self.model} at {self._display_url}) {what}", self._secrets
-        )
+        label = repr(self._name)
+        if self._name != f"{self.model}@{self._display_url}":  # a name from a models file
+            label += f" ({self.model} at {self._display_url})"
+        space = "" if what.startswith(":") else " "
+        return scrub(f"model {label}{space}{what}", self._secrets)
 
     async def aclose(self) -> None:
         """Close the underlying HTTP client."""

@@ -294,6 +294,8 @@ class MockOpenAIServer:
         self.in_flight = 0
         self.max_in_flight = 0
         self._count = 0
+        self._first_at: float | None = None
+        self._last_at: float | None = None
         self._faults_injected: list[str] = []
         self._faults: deque[str | None] = deque(faults)
         self._rng = random.Random(seed)
@@ -325,13 +327,16 @@ class MockOpenAIServer:
         return list(self._faults_injected)
 
     def stats(self) -> dict[str, Any]:
-        """Counters of the server, and the CPU time of its process (meaningful when the server
-        runs in a process of its own: :func:`serve`)."""
+        """Counters of the server, the wall-clock times (``time.time()``) of the first and the
+        last request, and the CPU time of its process (meaningful when the server runs in a
+        process of its own: :func:`serve`)."""
         return {
             "count": self._count,
             "max_in_flight": self.max_in_flight,
             "faults": len(self._faults_injected),
             "cpu_s": round(time.process_time(), 4),
+            "first_at": self._first_at,
+            "last_at": self._last_at,
         }
 
     def add_faults(self, faults: Sequence[str | None]) -> None:
@@ -342,6 +347,7 @@ class MockOpenAIServer:
         """Forget the requests received, the counters and the in-flight maximum."""
         self.requests.clear()
         self._count = 0
+        self._first_at = self._last_at = None
         self._faults_injected.clear()
         self.max_in_flight = self.in_flight
 
@@ -423,6 +429,9 @@ class MockOpenAIServer:
             )
             fault = self._behaviour(request, raw, body) or self._next_fault()
             self._count += 1
+            self._last_at = time.time()
+            if self._first_at is None:
+                self._first_at = self._last_at
             if fault is not None:
                 self._faults_injected.append("401" if fault == "wrong_key" else fault)
             if self.keep_requests:
