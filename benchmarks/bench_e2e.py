@@ -147,8 +147,11 @@ class Result:
     floor_s: float
     cli_wall_s: float
     run_wall_s: float
+    startup_s: float
+    requests_span_s: float
+    tail_s: float
     efficiency: float | None
-    run_efficiency: float | None
+    span_efficiency: float | None
     cli_cpu_s: float
     cpu_per_request_ms: float
     cpu_per_unit_ms: float
@@ -274,9 +277,11 @@ def run_cell(cell: Cell, profile_dir: Path | None = None) -> Result:
                     "-o", str(profile_dir / f"{name}.txt"), "--", *command,
                 ]  # fmt: skip
             started = time.perf_counter()
+            started_at = time.time()
             proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
             _, status, usage = os.wait4(proc.pid, 0)
             wall = time.perf_counter() - started
+            ended_at = time.time()
             proc.returncode = os.waitstatus_to_exitcode(status)
             stderr = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
             if proc.returncode != 0:
@@ -286,6 +291,8 @@ def run_cell(cell: Cell, profile_dir: Path | None = None) -> Result:
     finally:
         final = mock.stop()
     requests = int(final["count"])
+    first_at, last_at = float(final["first_at"]), float(final["last_at"])
+    span = last_at - first_at
     cpu = usage.ru_utime + usage.ru_stime
     server_cpu = float(after["cpu_s"]) - float(before["cpu_s"])
     floor = cell.floor_s
@@ -300,8 +307,11 @@ def run_cell(cell: Cell, profile_dir: Path | None = None) -> Result:
         floor_s=round(floor, 3),
         cli_wall_s=round(wall, 3),
         run_wall_s=round(run_wall, 3),
+        startup_s=round(first_at - started_at, 3),
+        requests_span_s=round(span, 3),
+        tail_s=round(ended_at - last_at, 3),
         efficiency=round(floor / wall, 3) if floor else None,
-        run_efficiency=round(floor / run_wall, 3) if floor and run_wall else None,
+        span_efficiency=round(floor / (span + cell.latency_s), 3) if floor else None,
         cli_cpu_s=round(cpu, 3),
         cpu_per_request_ms=round(cpu / max(requests, 1) * 1000, 3),
         cpu_per_unit_ms=round(cpu / cell.n * 1000, 2),
@@ -331,8 +341,9 @@ def _fmt(value: float | None, spec: str) -> str:
 def print_table(results: Sequence[Result]) -> None:
     header = (
         f"{'lat':>5} {'conc':>4} {'N':>5} {'req':>6} {'r/u':>4} {'floor':>6} {'wall':>6} "
-        f"{'run':>6} {'eff':>5} {'runeff':>6} {'cpu s':>6} {'ms/req':>6} {'ms/unit':>7} "
-        f"{'srv s':>5} {'srv ms/req':>10} {'inflt':>5} {'rss MB':>6}  by role (a/u/j)"
+        f"{'start':>5} {'span':>6} {'tail':>5} {'eff':>5} {'speff':>5} {'cpu s':>6} "
+        f"{'ms/req':>6} {'ms/unit':>7} {'srv s':>5} {'srv ms/req':>10} {'inflt':>5} "
+        f"{'rss MB':>6}  by role (a/u/j)"
     )
     print(header)
     for r in results:
@@ -342,7 +353,8 @@ def print_table(results: Sequence[Result]) -> None:
         print(
             f"{r.latency_s:>5g} {r.concurrency:>4} {r.n:>5} {r.requests:>6} "
             f"{r.requests_per_unit:>4g} {r.floor_s:>6.2f} {r.cli_wall_s:>6.2f} "
-            f"{r.run_wall_s:>6.2f} {_fmt(r.efficiency, '>5.2f')} {_fmt(r.run_efficiency, '>6.2f')} "
+            f"{r.startup_s:>5.2f} {r.requests_span_s:>6.2f} {r.tail_s:>5.2f} "
+            f"{_fmt(r.efficiency, '>5.2f')} {_fmt(r.span_efficiency, '>5.2f')} "
             f"{r.cli_cpu_s:>6.2f} {r.cpu_per_request_ms:>6.3f} {r.cpu_per_unit_ms:>7.2f} "
             f"{r.server_cpu_s:>5.2f} {r.server_cpu_per_request_ms:>10.3f} "
             f"{r.server_max_in_flight:>5} {r.peak_rss_mb:>6.1f}  {roles}"

@@ -80,6 +80,10 @@ def test_tool_lists_and_configs_are_serialised_once_per_object() -> None:
     wire = _wire.WireCache()
     first = wire.tools(TOOLS)[0]
     assert wire.tools(TOOLS)[0] is first
+    grown = [*TOOLS]
+    before = wire.tools(grown)[0]
+    grown.append({"type": "function", "function": {"name": "g"}})
+    assert json.loads(wire.tools(grown)[0]) == grown and wire.tools(grown)[0] is not before
     again = wire.tools(list(TOOLS))[0]
     assert again == first and again is not first
     config = GenerateConfig(seed=1)
@@ -87,11 +91,11 @@ def test_tool_lists_and_configs_are_serialised_once_per_object() -> None:
 
 
 def test_memo_is_bounded_and_never_confuses_objects() -> None:
-    wire = _wire.WireCache(size=8)
+    wire = _wire.WireCache(messages=8)
     messages = [UserMessage(content=str(i)) for i in range(50)]
     for m in messages:
         wire.message(m)
-    assert len(wire._messages._entries) <= 8
+    assert len(wire._messages) == 8
     for m in messages:  # evicted or not, each object gets its own bytes
         assert json.loads(wire.message(m)[0]) == {"role": "user", "content": m.content}
 

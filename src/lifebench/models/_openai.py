@@ -166,7 +166,7 @@ class OpenAICompatibleModel:
         if entry is not None and entry[0] is config:
             return entry[1]
         effective = self.defaults.merged(config)
-        if len(self._merged) >= 4096:
+        if len(self._merged) >= 256:
             self._merged.clear()
         self._merged[id(config)] = (config, effective)
         return effective

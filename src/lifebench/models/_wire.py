@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
@@ -66,26 +67,34 @@ def key_of(
 
 
 class _Memo:
-    """A bounded identity memo: object → (the object, JSON bytes, sha256)."""
+    """A bounded identity memo (least recently used entries dropped first): object → (the
+    object, a tag, JSON bytes, sha256). Holding the object keeps its identity from being
+    reused; the tag (a list's length) must match too."""
 
     def __init__(self, size: int) -> None:
-        self._size = size
-        self._entries: dict[int, tuple[object, bytes, bytes]] = {}
+        self._size = max(1, size)
+        self._entries: OrderedDict[int, tuple[object, int, bytes, bytes]] = OrderedDict()
 
-    def get(self, obj: object) -> tuple[bytes, bytes] | None:
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, obj: object, tag: int = 0) -> tuple[bytes, bytes] | None:
         entry = self._entries.get(id(obj))
-        if entry is not None and entry[0] is obj:
-            return entry[1], entry[2]
+        if entry is not None and entry[0] is obj and entry[1] == tag:
+            self._entries.move_to_end(id(obj))
+            return entry[2], entry[3]
         return None
 
-    def put(self, obj: object, data: bytes, sha: bytes | None = None) -> tuple[bytes, bytes]:
+    def put(
+        self, obj: object, data: bytes, sha: bytes | None = None, tag: int = 0
+    ) -> tuple[bytes, bytes]:
         """Remember ``data`` (and its sha256, computed unless given) for ``obj``."""
         entries = self._entries
-        if len(entries) >= self._size:
-            for key in list(entries)[: max(1, self._size // 8)]:  # drop the oldest eighth
-                del entries[key]
+        entries.pop(id(obj), None)
+        while len(entries) >= self._size:
+            entries.popitem(last=False)
         value = (data, digest(data) if sha is None else sha)
-        entries[id(obj)] = (obj, *value)
+        entries[id(obj)] = (obj, tag, *value)
         return value
 
 
@@ -93,12 +102,14 @@ class WireCache:
     """Serialised pieces of requests, memoised per object (see the module docstring).
 
     Args:
-        size: Messages remembered (a few per conversation in flight is plenty).
+        messages: Messages remembered (those of the conversations in flight are reused; the
+            one-off views of user simulators and judges pass through).
+        tool_lists: Tool lists remembered (one per episode in flight).
     """
 
-    def __init__(self, size: int = 16384) -> None:
-        self._messages = _Memo(size)
-        self._tools: dict[int, tuple[Sequence[dict[str, Any]], int, bytes, bytes]] = {}
+    def __init__(self, messages: int = 4096, tool_lists: int = 256) -> None:
+        self._messages = _Memo(messages)
+        self._tools = _Memo(tool_lists)
         self._configs = _Memo(256)
 
     def message(self, message: Message) -> tuple[bytes, bytes]:
@@ -109,18 +120,12 @@ class WireCache:
         return self._messages.put(message, dumps(message_to_openai(message)))
 
     def tools(self, tools: Sequence[dict[str, Any]]) -> tuple[bytes, bytes]:
-        """The JSON bytes of a tool list and their sha256 (a list is re-read if its length
-        changed; tool lists are not edited in place once passed to a model)."""
-        entry = self._tools.get(id(tools))
-        if entry is not None and entry[0] is tools and entry[1] == len(tools):
-            return entry[2], entry[3]
-        if len(self._tools) >= 512:
-            for key in list(self._tools)[:64]:
-                del self._tools[key]
-        data = dumps(list(tools))
-        value = (data, digest(data))
-        self._tools[id(tools)] = (tools, len(tools), *value)
-        return value
+        """The JSON bytes of a tool list and their sha256 (tool lists are not edited in place
+        once passed to a model; a list whose length changed is read again)."""
+        hit = self._tools.get(tools, len(tools))
+        if hit is not None:
+            return hit
+        return self._tools.put(tools, dumps(list(tools)), tag=len(tools))
 
     def config(self, config: GenerateConfig) -> tuple[bytes, bytes]:
         """The body fields of ``config`` as JSON object members (``,"k":v…``, or empty), and
