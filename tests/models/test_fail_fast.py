@@ -14,6 +14,7 @@ import pytest
 from lifebench.errors import ContentRejectedError, FatalProviderError, ModelError
 from lifebench.messages import UserMessage
 from lifebench.models import EndpointLimits, ModelFactory, RetryPolicy, _http
+from lifebench.models._health import EndpointHealth, HealthPolicy
 from lifebench.testing import MockOpenAIServer, completion_response
 
 from .conftest import SECRET_KEY, MakeModel, RecordingSleep, hold_until_in_flight
@@ -249,3 +250,29 @@ async def test_max_concurrency_of_the_models_file_still_limits() -> None:
         assert limits.limit_of(server.base_url) == 3
         assert limits.optional_limiter(server.base_url, None) is limiter
         assert limits.optional_limiter("http://other/v1", None) is not limiter
+
+
+async def test_a_fatal_answer_to_the_breakers_probe_reaches_the_waiting_calls(
+    make_model: MakeModel,
+) -> None:
+    entered, release = asyncio.Event(), asyncio.Event()
+
+    async def held_sleep(delay: float) -> None:  # call A waits here until released
+        entered.set()
+        await release.wait()
+
+    server = MockOpenAIServer(faults=[None, "503"], failure_rate=1.0, fault_kinds=("401",))
+    async with server:
+        health = EndpointHealth("mock", HealthPolicy(trip_after=1))
+        model = make_model(server, health=health, sleep=held_sleep)
+        await model.generate(HELLO)
+        call_a = asyncio.ensure_future(model.generate(HELLO))  # 503: the breaker opens
+        await entered.wait()
+        assert health.is_open
+        # B probes (401: fatal); C, D, E wait for the probe and get its answer without sending
+        others = await _all(model, 4)
+        release.set()
+        results = [*others, *(await asyncio.gather(call_a, return_exceptions=True))]
+        count = server.count
+    assert all(isinstance(r, FatalProviderError) for r in results), results
+    assert count == 1 + 1 + 1 + 1  # answer, A's 503, B's probe, A's retry

@@ -290,15 +290,15 @@ class OpenAICompatibleModel:
     def _final_error(self, failure: _Failure, retries: int, call: object) -> ModelError:
         """The error of an attempt that retrying cannot fix (the endpoint did answer)."""
         self.stats.failures += 1
-        self._health.on_answer(self.model, success=False)
         if failure.outcome == "fatal":
             error = FatalProviderError(
                 self._error_text(f"is refused by the provider: {failure.detail}"),
                 status=failure.status,
                 retries=retries,
             )
-            self._health.leave(call, error)
+            self._health.leave(call, error)  # the calls waiting for this one raise it too
             return error
+        self._health.on_answer(self.model, success=False)  # alive, but not this request
         return ContentRejectedError(
             self._error_text(f"request rejected: {failure.detail}"),
             status=failure.status,
