@@ -72,12 +72,17 @@ async def test_an_unexplained_400_is_fatal_only_before_the_first_answer(
     make_model: MakeModel,
 ) -> None:
     async with MockOpenAIServer(faults=["400", None, "400"]) as server:
-        model = make_model(server)
+        refused = make_model(server)
         with pytest.raises(FatalProviderError, match="HTTP 400: injected HTTP 400"):
-            await model.generate(HELLO)
-        await model.generate(HELLO)
+            await refused.generate(HELLO)
+        answered = make_model(server)
+        await answered.generate(HELLO)
         with pytest.raises(ContentRejectedError, match="HTTP 400: injected HTTP 400"):
-            await model.generate(HELLO)
+            await answered.generate(HELLO)
+        count = server.count
+        with pytest.raises(FatalProviderError, match="HTTP 400"):  # refused for good
+            await refused.generate(HELLO)
+    assert count == server.count == 3
 
 
 async def test_a_content_filtered_answer_is_rejected(make_model: MakeModel) -> None:
@@ -275,4 +280,4 @@ async def test_a_fatal_answer_to_the_breakers_probe_reaches_the_waiting_calls(
         results = [*others, *(await asyncio.gather(call_a, return_exceptions=True))]
         count = server.count
     assert all(isinstance(r, FatalProviderError) for r in results), results
-    assert count == 1 + 1 + 1 + 1  # answer, A's 503, B's probe, A's retry
+    assert count == 1 + 1 + 1  # answer, A's 503, B's probe (A's retry is refused unsent)

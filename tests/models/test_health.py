@@ -147,3 +147,13 @@ async def test_down_after_the_probe_budget() -> None:
     assert str(dead).endswith("last error: HTTP 503: injected")
     with pytest.raises(FatalProviderError, match="is down"):
         await waiting
+
+
+async def test_a_refused_model_stays_refused_other_models_not() -> None:
+    health = _health()
+    call = object()
+    await health.admit("m", call)
+    health.refuse("m", call, FatalProviderError("HTTP 404: no such model", status=404))
+    with pytest.raises(FatalProviderError, match="no such model"):
+        await health.admit("m", object())
+    assert await _admitted(health, "other", object())

@@ -135,7 +135,7 @@ async def test_cache_persists_across_instances(make_model: MakeModel, tmp_path: 
 
 async def test_failed_calls_are_not_cached(make_model: MakeModel, tmp_path: Path) -> None:
     with ModelCache(tmp_path / "c.sqlite") as cache:
-        async with MockOpenAIServer(faults=["400"]) as server:
+        async with MockOpenAIServer(faults=["413"]) as server:
             model = make_model(server, cache=cache)
             with pytest.raises(ModelError):
                 await model.generate(HELLO)

@@ -284,8 +284,9 @@ async def test_api_key_never_leaks(
         with pytest.raises(ModelError) as info:
             await model.generate(HELLO)
         server.responder = leaky  # a retried 500 whose message contains the key
+        other = make_model(server, name=f"user-{api_key}")  # (the first is refused for good)
         with pytest.raises(ModelError) as info2:
-            await model.generate(HELLO)
+            await other.generate(HELLO)
 
     assert "Incorrect API key provided" in str(info.value)
     for error in (info.value, info2.value):
@@ -294,6 +295,7 @@ async def test_api_key_never_leaks(
         assert error.__cause__ is None
     assert "upstream rejected key ***" in str(info2.value)
     assert api_key not in repr(model) and api_key not in model.name
+    assert api_key not in repr(other) and api_key not in other.name
     assert api_key not in caplog.text
     assert "retrying" in caplog.text
 

@@ -6,7 +6,8 @@ Two rules decide who may send a request:
 * **First contact.** Until a model has answered once at this endpoint, one of its calls at a
   time talks to it; the others wait. A wrong key, an unknown model or a dead endpoint is
   therefore found by one request (or a few retries of one), not by every unit in flight, and
-  the waiting calls get the same :class:`~lifebench.errors.FatalProviderError` at once.
+  the waiting calls get the same :class:`~lifebench.errors.FatalProviderError` at once; so do
+  later calls of that model (the provider refuses every one of them).
 * **Circuit breaker.** ``trip_after`` failed requests in a row (429, 5xx, timeouts, broken
   connections — across all calls) open the breaker: from then on one call at a time probes
   the endpoint, waiting between probes at least the breaker's backoff (``base × multiplier^k``,
@@ -81,6 +82,7 @@ class EndpointHealth:
         self._open = False
         self._failed_probes = 0
         self._dead: FatalProviderError | None = None
+        self._refused: dict[str, FatalProviderError] = {}
         self.trips = 0
         """How often the breaker opened (for tests and stats)."""
 
@@ -126,6 +128,9 @@ class EndpointHealth:
         while True:
             if self._dead is not None:
                 raise _copy(self._dead)
+            refused = self._refused.get(model)
+            if refused is not None:
+                raise _copy(refused)
             slot = self._slot(model)
             if slot is None:
                 return None
@@ -140,6 +145,12 @@ class EndpointHealth:
             error = await asyncio.shield(released)
             if error is not None:
                 raise _copy(error)
+
+    def refuse(self, model: str, call: object, error: FatalProviderError) -> None:
+        """The provider refuses every call of ``model`` (``error``): the calls waiting for
+        ``call`` and every later call of that model raise it without sending anything."""
+        self._refused[model] = error
+        self.leave(call, error)
 
     def leave(self, call: object, error: FatalProviderError | None = None) -> None:
         """``call`` is over: release what it holds (``error``: tell the waiters it was fatal)."""

@@ -296,7 +296,7 @@ class OpenAICompatibleModel:
                 status=failure.status,
                 retries=retries,
             )
-            self._health.leave(call, error)  # the calls waiting for this one raise it too
+            self._health.refuse(self.model, call, error)  # waiting and later calls raise it
             return error
         self._health.on_answer(self.model, success=False)  # alive, but not this request
         return ContentRejectedError(
