@@ -34,6 +34,7 @@ import argparse
 import json
 import math
 import os
+import shlex
 import shutil
 import sqlite3
 import subprocess
@@ -262,13 +263,13 @@ def read_store(out: Path) -> tuple[int, Counter[str], float]:
     return done, roles, wall
 
 
-def run_cell(cell: Cell, profile_dir: Path | None = None) -> Result:
+def run_cell(cell: Cell, profile_dir: Path | None = None, cli: Sequence[str] = ()) -> Result:
     mock = MockProcess(cell.latency_s)
     try:
         before = mock.stats()
         with tempfile.TemporaryDirectory(prefix="lifebench-e2e-") as tmp:
             out = Path(tmp) / "run"
-            command = [*cli_command(), *cli_args(cell, mock.base_url, out)]
+            command = [*(cli or cli_command()), *cli_args(cell, mock.base_url, out)]
             if profile_dir is not None:
                 profile_dir.mkdir(parents=True, exist_ok=True)
                 name = f"L{cell.latency_s:g}-c{cell.concurrency}-n{cell.n}"
@@ -419,6 +420,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--all", action="store_true", help=f"no skip of floors > {SKIP_FLOOR_S}s")
     parser.add_argument("--profile", type=Path, help="record each CLI run with py-spy here")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--cli",
+        help="the command to benchmark instead of this environment's lifebench (e.g. another "
+        "checkout: 'env PYTHONPATH=/tmp/old/src python -m lifebench.cli')",
+    )
     args = parser.parse_args(argv)
     if args.serve:
         return serve(args.latency[0] if args.latency else 0.0)
@@ -440,7 +446,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     results: list[Result] = []
     for cell in cells:
-        runs = [run_cell(cell, args.profile) for _ in range(max(1, args.repeat))]
+        cli = shlex.split(args.cli) if args.cli else ()
+        runs = [run_cell(cell, args.profile, cli) for _ in range(max(1, args.repeat))]
         result = median_result(runs)
         results.append(result)
         print(
