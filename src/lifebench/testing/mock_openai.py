@@ -8,7 +8,13 @@ Example::
         await model.generate([UserMessage(content="hi")])
         assert server.count == 3
 
-Requires ``aiohttp`` (a dev dependency).
+As a process of its own (a benchmark's endpoint must not share the harness's CPU and GIL)::
+
+    python -m lifebench.testing --latency 0.2 [--responder MODULE:FUNCTION]   # prints its port
+
+It answers like a provider set up in a given way (``api_key``, ``models``,
+``max_body_bytes``, ``blocked_words``, ``usage=False``, ``refuse=True``) or with scripted and
+seeded faults, and keeps counters (``GET /v1/_stats``).
 """
 
 from __future__ import annotations
