@@ -393,6 +393,7 @@ async def _stage_times(
     """Run one unit per task stage by stage, as Experiment.execute_unit and run_units do."""
     options = _scripted_options(tasks_file, 1, 1, out)
     exp = build_experiment(options, models=_scripted_models(conversation))
+    options = exp.options  # with the domain resolved
     store = RunStore.open(
         out,
         options.semantic_dict(),
@@ -656,7 +657,7 @@ def print_text(results: dict[str, Any]) -> None:
     m = results["mock"]
     print(
         f"\n2. mock-server latency efficiency (latency {m['latency_s']} s, "
-        f"concurrency {m['concurrency']}, real OpenAI client, no cache)"
+        f"concurrency {m['concurrency']}, real HTTP client, no cache)"
     )
     print(
         f"   {m['units']} units, {m['requests']} requests "

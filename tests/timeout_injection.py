@@ -2,10 +2,11 @@
 
 A real timeout races the client's deadline against the server's answer, so under CPU load a
 normal answer can time out too and add a retry that no test planned. Here the timeout is
-injected instead: the HTTP transport under the OpenAI SDK raises ``httpx.ReadTimeout`` for the
-requests a seeded plan picks (they never reach the server), which takes exactly the path of a
-real timeout (the SDK's ``APITimeoutError``, the model's "request timed out" retry) while the
-client's own deadline is set far beyond anything the mock server needs.
+injected instead: an aiohttp client middleware under the model's HTTP transport
+(``lifebench.models._http``) raises aiohttp's own ``ServerTimeoutError`` for the requests a
+seeded plan picks (they never reach the server), which takes exactly the path of a real
+timeout (the transport's ``TransportError("timeout")``, the model's "request timed out"
+retry) while the client's own deadline is set far beyond anything the mock server needs.
 
 Counts are deterministic even under concurrency: the i-th attempt gets the i-th decision.
 """
@@ -14,17 +15,13 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+import aiohttp
 import pytest
 
-from lifebench.models import _openai
-
-try:  # the HTTP library under the installed OpenAI SDK (newer releases ship a renamed fork)
-    import httpx2 as httpx
-except ImportError:  # pragma: no cover - older SDKs
-    import httpx  # type: ignore[no-redef]
+from lifebench.models import _http
 
 GENEROUS_TIMEOUT_S = 60.0
 """A client deadline no answer of the loopback mock server comes near, even under load."""
@@ -51,27 +48,28 @@ class TimeoutPlan:
         return timeout
 
 
-class _Transport(httpx.AsyncBaseTransport):
-    def __init__(self, plan: TimeoutPlan) -> None:
-        self._plan = plan
-        self._inner = httpx.AsyncHTTPTransport()
+def _middleware(
+    plan: TimeoutPlan,
+) -> Callable[[aiohttp.ClientRequest, Any], Awaitable[aiohttp.ClientResponse]]:
+    async def inject(
+        request: aiohttp.ClientRequest,
+        handler: Callable[[aiohttp.ClientRequest], Awaitable[aiohttp.ClientResponse]],
+    ) -> aiohttp.ClientResponse:
+        if plan.next():
+            raise aiohttp.ServerTimeoutError("injected timeout")
+        return await handler(request)
 
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        if self._plan.next():
-            raise httpx.ReadTimeout("injected timeout", request=request)
-        return await self._inner.handle_async_request(request)
-
-    async def aclose(self) -> None:
-        await self._inner.aclose()
+    return inject
 
 
 def inject_timeouts(monkeypatch: pytest.MonkeyPatch, plan: TimeoutPlan) -> TimeoutPlan:
     """Make every OpenAICompatibleModel built from now on (in this test) follow ``plan``."""
-    real = _openai.AsyncOpenAI
+    real = _http.open_transport
 
-    def client(**kwargs: Any) -> Any:
-        http = httpx.AsyncClient(transport=_Transport(plan), timeout=kwargs.get("timeout"))
-        return real(**kwargs, http_client=http)
+    def transport(
+        base_url: str, api_key: str, timeout_s: float, *, middlewares: Sequence[Any] = ()
+    ) -> _http.Transport:
+        return real(base_url, api_key, timeout_s, middlewares=(*middlewares, _middleware(plan)))
 
-    monkeypatch.setattr(_openai, "AsyncOpenAI", client)
+    monkeypatch.setattr(_http, "open_transport", transport)
     return plan

@@ -46,7 +46,15 @@ class InfrastructureError(LifebenchError):
 
 
 class ModelError(InfrastructureError):
-    """A model call failed after its bounded retries."""
+    """A model call failed after its bounded retries.
+
+    ``retries`` is how many of its attempts failed and were retried before it gave up: they
+    count in the run's retry figures like the retries of calls that succeeded.
+    """
+
+    def __init__(self, message: str, *, retries: int = 0) -> None:
+        super().__init__(message)
+        self.retries = retries
 
 
 class ConfigChangedError(LifebenchError):
@@ -60,8 +68,8 @@ class FatalProviderError(ModelError):
     message. ``status`` is the HTTP status when there was one.
     """
 
-    def __init__(self, message: str, *, status: int | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, *, status: int | None = None, retries: int = 0) -> None:
+        super().__init__(message, retries=retries)
         self.status = status
 
 
@@ -70,6 +78,6 @@ class ContentRejectedError(ModelError):
     filter): the unit is recorded as rejected, with the provider's message, and is not retried
     on resume; other units go on."""
 
-    def __init__(self, message: str, *, status: int | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, *, status: int | None = None, retries: int = 0) -> None:
+        super().__init__(message, retries=retries)
         self.status = status

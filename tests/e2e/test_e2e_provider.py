@@ -120,3 +120,38 @@ def test_identical_rerun_hits_the_cache(tmp_path: Path) -> None:
     a = json.loads(CliRunner().invoke(app, ["report", str(tmp_path / "a"), "--json"]).stdout)
     b = json.loads(CliRunner().invoke(app, ["report", str(tmp_path / "b"), "--json"]).stdout)
     assert a["avg_at_k"] == b["avg_at_k"] and a["n_simulations"] == b["n_simulations"] == 6
+
+
+def _demo_run(tmp_path: Path, models: Path, *extra: str) -> dict[str, Any]:
+    out = tmp_path / "run"
+    args = [
+        "run", "--task-set", "demo", "--agent-model", "mock", "--user-model", "mock",
+        "--models", str(models), "--concurrency", "1", "--out", str(out), "--quiet", "--no-cache",
+        *extra,
+    ]  # fmt: skip
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code in (0, 1), result.stderr + result.stdout
+    report: dict[str, Any] = json.loads((out / "report.json").read_text())
+    return report
+
+
+def test_retries_of_a_call_that_finally_failed_reach_the_report(tmp_path: Path) -> None:
+    # the first call fails twice and gives up (2 attempts): its unit is an infrastructure
+    # error, and its one retry is counted like the retries of calls that succeeded
+    server = MockOpenAIServer(responder=_responder, faults=["500", "500", None, "429"])
+    with MockServerThread(server) as running:
+        models = _models_file(tmp_path, running.base_url)
+        data = json.loads(models.read_text())
+        data["models"]["mock"]["retry"]["max_attempts"] = 2
+        models.write_text(json.dumps(data))
+        report = _demo_run(tmp_path, models)
+    assert (report["n_errors"], report["n_simulations"]) == (1, 5)
+    assert report["retries"]["model"] == 1 + 1  # the failed call's retry + the 429's
+
+
+def test_answers_without_usage_are_flagged_in_the_report(tmp_path: Path) -> None:
+    with MockServerThread(MockOpenAIServer(responder=_responder, usage=False)) as running:
+        report = _demo_run(tmp_path, _models_file(tmp_path, running.base_url))
+        calls = running.count
+    assert report["usage_missing"] == calls > 0
+    assert any("reported no token usage" in w for w in report["warnings"])

@@ -70,9 +70,9 @@ async def test_wal_mode_and_concurrent_use(tmp_path: Path) -> None:
     other_process_like = ModelCache(path)  # a second connection to the same file
 
     async def roundtrip(i: int) -> str | None:
-        await (cache if i % 2 else other_process_like).put(
-            f"k{i}", "m", AssistantMessage(content=str(i))
-        )
+        writer = cache if i % 2 else other_process_like
+        await writer.put(f"k{i}", "m", AssistantMessage(content=str(i)))
+        await writer.flush()  # written in a batch: visible to other connections once flushed
         hit = await (other_process_like if i % 2 else cache).get(f"k{i}")
         return hit.content if hit else None
 
@@ -135,7 +135,7 @@ async def test_cache_persists_across_instances(make_model: MakeModel, tmp_path: 
 
 async def test_failed_calls_are_not_cached(make_model: MakeModel, tmp_path: Path) -> None:
     with ModelCache(tmp_path / "c.sqlite") as cache:
-        async with MockOpenAIServer(faults=["400"]) as server:
+        async with MockOpenAIServer(faults=["413"]) as server:
             model = make_model(server, cache=cache)
             with pytest.raises(ModelError):
                 await model.generate(HELLO)

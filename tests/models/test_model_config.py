@@ -41,7 +41,7 @@ def test_yaml_config(tmp_path: Path) -> None:
     assert gpt.generate_config() == GenerateConfig(
         temperature=0.0, max_tokens=512, reasoning_effort="low", extra_body={"top_k": 20}
     )
-    assert local.api_key_env is None and local.max_concurrency == 16 and local.cache
+    assert local.api_key_env is None and local.max_concurrency is None and local.cache
 
 
 def test_json_config(tmp_path: Path) -> None:

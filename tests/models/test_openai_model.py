@@ -284,8 +284,9 @@ async def test_api_key_never_leaks(
         with pytest.raises(ModelError) as info:
             await model.generate(HELLO)
         server.responder = leaky  # a retried 500 whose message contains the key
+        other = make_model(server, name=f"user-{api_key}")  # (the first is refused for good)
         with pytest.raises(ModelError) as info2:
-            await model.generate(HELLO)
+            await other.generate(HELLO)
 
     assert "Incorrect API key provided" in str(info.value)
     for error in (info.value, info2.value):
@@ -294,6 +295,7 @@ async def test_api_key_never_leaks(
         assert error.__cause__ is None
     assert "upstream rejected key ***" in str(info2.value)
     assert api_key not in repr(model) and api_key not in model.name
+    assert api_key not in repr(other) and api_key not in other.name
     assert api_key not in caplog.text
     assert "retrying" in caplog.text
 
@@ -301,11 +303,14 @@ async def test_api_key_never_leaks(
 async def test_concurrency_limit_respected(make_model: MakeModel) -> None:
     limits = EndpointLimits()
     async with MockOpenAIServer() as server:
-        hold_until_in_flight(server, 3)
         limiter = limits.limiter(server.base_url, 3)
-        # two models on the same endpoint share the limit
-        first = make_model(server, limiter=limiter)
-        second = make_model(server, limiter=limits.limiter(server.base_url + "/", 3))
+        # two models on the same endpoint share the limit (and the endpoint's health)
+        health = limits.health(server.base_url)
+        first = make_model(server, limiter=limiter, health=health)
+        second = make_model(server, limiter=limits.limiter(server.base_url + "/", 3), health=health)
+        await first.generate(HELLO)  # first contact goes alone; then the limit is what counts
+        server.reset()
+        hold_until_in_flight(server, 3)
         answers = await asyncio.gather(
             *(m.generate(HELLO) for m in [first, second] * 12),
         )
@@ -316,8 +321,10 @@ async def test_concurrency_limit_respected(make_model: MakeModel) -> None:
 
 async def test_without_limiter_requests_overlap(make_model: MakeModel) -> None:
     async with MockOpenAIServer() as server:
-        hold_until_in_flight(server, 4)
         model = make_model(server)
+        await model.generate(HELLO)  # first contact goes alone
+        server.reset()
+        hold_until_in_flight(server, 4)
         await asyncio.gather(*(model.generate(HELLO) for _ in range(8)))
     assert server.max_in_flight > 3
 
@@ -356,4 +363,4 @@ async def test_aclose_and_context_manager(make_model: MakeModel) -> None:
     async with MockOpenAIServer() as server, make_model(server) as model:
         answer = await model.generate(HELLO)
     assert answer.content.startswith("echo:")
-    assert model._client.is_closed()
+    assert model.closed

@@ -19,7 +19,6 @@ Exit codes (documented in the README and ``lifebench run --help``):
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import errno
 import os
@@ -138,6 +137,8 @@ def run_async(main: Callable[[], Coroutine[Any, Any, T]]) -> T:
     """``asyncio.run(main())`` with SIGTERM handled like Ctrl-C: the running units are
     cancelled (and logged), the store is closed, and :class:`Interrupted` is raised (code 130
     for Ctrl-C, 143 for SIGTERM)."""
+    import asyncio  # not at import time: ``lifebench --help`` does not need it
+
     received: list[int] = []
 
     async def wrapper() -> T:

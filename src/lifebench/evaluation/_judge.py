@@ -17,7 +17,7 @@ from typing import Any, Generic, TypeVar
 
 import json_repair
 
-from lifebench.errors import LifebenchError
+from lifebench.errors import FatalProviderError, LifebenchError
 from lifebench.messages import AssistantMessage, Message, SystemMessage, Usage, UserMessage
 from lifebench.models import ChatModel, GenerateConfig
 
@@ -91,8 +91,11 @@ async def ask_json(
     for attempt in range(1, max_reasks + 2):
         try:
             reply = await model.generate(messages, config=config)
-        except LifebenchError as exc:
-            raise JudgeError(f"judge call failed: {exc}", usage) from None
+        except FatalProviderError:  # the provider refuses every call: the run stops
+            raise
+        except LifebenchError as exc:  # the failed call's retries count like any others
+            retried = Usage.zero().model_copy(update={"retries": getattr(exc, "retries", 0)})
+            raise JudgeError(f"judge call failed: {exc}", usage + retried) from None
         if reply.usage is not None:
             usage = usage + reply.usage
         parsed = parse(reply.content)

@@ -22,6 +22,11 @@ class Usage(BaseModel):
     )
     retries: int = Field(0, description="Failed attempts that were retried before this answer.")
     calls: int = Field(1, description="Number of model calls summed into this record.")
+    usage_missing: int = Field(
+        0,
+        description="Calls whose answer reported no token usage: their tokens and cost are "
+        "unknown and counted as 0.",
+    )
 
     def __add__(self, other: Usage) -> Usage:
         return Usage(
@@ -31,6 +36,7 @@ class Usage(BaseModel):
             cached=self.cached and other.cached,
             retries=self.retries + other.retries,
             calls=self.calls + other.calls,
+            usage_missing=self.usage_missing + other.usage_missing,
         )
 
     @classmethod

@@ -27,6 +27,7 @@ from lifebench.metrics._usage import (
     termination_counts,
     token_stats,
     tool_error_rate,
+    usage_missing,
 )
 from lifebench.simulation._types import Simulation
 
@@ -176,6 +177,7 @@ def compute_metrics(
         "pass_hat_k": {k: ci[f"hat{k}"] for k in ks},
     }
     sims: list[Simulation] = [s for s, _ in completed]
+    unreported = usage_missing(recorded)
     n_successes = sum(t.n_successes for t in rows)
     by_basis, score_by_basis = _reward_by_basis(scored_evaluations)
     return Metrics(
@@ -202,6 +204,7 @@ def compute_metrics(
         tokens=token_stats(completed),
         cost=cost_stats(completed, n_successes),
         retries=RetryStats(model=model_retries(recorded), unit_reruns=unit_reruns),
+        usage_missing=unreported,
         reward_by_basis=by_basis,
         score_by_basis=score_by_basis,
         kappa_state_vs_rubric=basis_kappa(scored_evaluations, "state", "rubric"),
@@ -216,8 +219,18 @@ def compute_metrics(
         warnings=[
             *_warnings(rows, scored_rows, max_k, n_errors, n_pending, n_grading_errors, n_rejected),
             *_ungradable_warning(rows),
+            *_usage_warnings(unreported),
         ],
     )
+
+
+def _usage_warnings(unreported: int) -> list[str]:
+    if not unreported:
+        return []
+    return [
+        f"{unreported} model call(s) reported no token usage: their tokens and cost are "
+        "unknown and counted as 0, so the token and cost figures are too low"
+    ]
 
 
 def _ungradable_warning(rows: Sequence[TaskMetrics]) -> list[str]:

@@ -155,6 +155,11 @@ class Metrics(_Frozen):
     tokens: TokenStats = Field(default_factory=TokenStats)
     cost: CostStats = Field(default_factory=CostStats)
     retries: RetryStats = Field(default_factory=RetryStats)
+    usage_missing: int = Field(
+        0,
+        description="Model calls whose answer reported no token usage: their tokens and cost "
+        "are unknown and counted as 0 (a warning says so).",
+    )
     reward_by_basis: dict[str, float] = Field(
         default_factory=dict, description="Mean reward per evaluation basis (scored simulations)."
     )

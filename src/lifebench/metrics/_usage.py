@@ -82,3 +82,15 @@ def model_retries(graded: Sequence[Graded]) -> int:
         s.agent_usage.retries + s.user_usage.retries + s.tool_usage.retries + judge_usage(e).retries
         for s, e in graded
     )
+
+
+def usage_missing(graded: Sequence[Graded]) -> int:
+    """Model calls behind the given simulations and their evaluations whose answer reported no
+    token usage (their tokens and cost are unknown, counted as 0)."""
+    return sum(
+        s.agent_usage.usage_missing
+        + s.user_usage.usage_missing
+        + s.tool_usage.usage_missing
+        + judge_usage(e).usage_missing
+        for s, e in graded
+    )

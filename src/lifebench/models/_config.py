@@ -33,8 +33,11 @@ class ModelConfig(BaseModel):
         description="Name of the environment variable holding the API key; null for none.",
     )
     price: Price = Field(default_factory=Price, description="Token prices (USD per 1M tokens).")
-    max_concurrency: int = Field(
-        16, ge=1, description="Concurrent requests allowed to this endpoint (shared per base_url)."
+    max_concurrency: int | None = Field(
+        None,
+        ge=1,
+        description="Concurrent requests allowed to this endpoint (shared per base_url); "
+        "null: no limit of its own, the run's --concurrency bounds them.",
     )
     timeout_s: float = Field(120.0, gt=0, description="Seconds one HTTP request may take.")
     temperature: float | None = Field(0.0, description="Sampling temperature; null = provider's.")

@@ -23,6 +23,11 @@ class MalformedResponseError(Exception):
     """The endpoint answered 200 with something that is not a chat completion."""
 
 
+class FilteredResponseError(Exception):
+    """The endpoint answered 200, but a content filter stopped the answer before any text or
+    tool call (``finish_reason: content_filter``): the request was refused for its content."""
+
+
 def message_to_openai(message: Message) -> dict[str, Any]:
     """One lifebench message as an OpenAI chat message dict.
 
@@ -98,11 +103,15 @@ def _int(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
-def parse_completion(body: str, price: Price, retries: int) -> AssistantMessage:
+def parse_completion(body: str | bytes, price: Price, retries: int) -> AssistantMessage:
     """The assistant message of a chat-completion response body.
 
+    A response without token counts (no ``usage`` object, or one without ``prompt_tokens`` and
+    ``completion_tokens``) is flagged ``usage.usage_missing = 1``: its tokens and cost are
+    unknown, not zero.
+
     Args:
-        body: The raw response text.
+        body: The raw response (text or UTF-8 bytes).
         price: Prices used to compute the call's cost.
         retries: Retried attempts before this answer (recorded in the usage).
 
@@ -111,11 +120,13 @@ def parse_completion(body: str, price: Price, retries: int) -> AssistantMessage:
 
     Raises:
         MalformedResponseError: ``body`` is not JSON or has no usable first choice.
+        FilteredResponseError: A content filter stopped the answer before it said anything.
     """
     try:
         data = json.loads(body)
     except ValueError:
-        raise MalformedResponseError(f"response is not JSON (starts with {body[:40]!r})") from None
+        start = body[:40] if isinstance(body, str) else body[:40].decode(errors="replace")
+        raise MalformedResponseError(f"response is not JSON (starts with {start!r})") from None
     if not isinstance(data, dict):
         raise MalformedResponseError("response is not a JSON object")
     choices = data.get("choices")
@@ -130,22 +141,27 @@ def parse_completion(body: str, price: Price, retries: int) -> AssistantMessage:
     reasoning = message.get("reasoning_content")
     if not isinstance(reasoning, str):
         reasoning = message.get("reasoning")
+    content = _text_of(message.get("content"))
+    finish_reason = choices[0].get("finish_reason")
+    if finish_reason == "content_filter" and not content.strip() and not raw_calls:
+        raise FilteredResponseError("the answer was stopped by a content filter")
     usage = data.get("usage")
     if not isinstance(usage, dict):
         usage = {}
+    missing = "prompt_tokens" not in usage and "completion_tokens" not in usage
     prompt_tokens = _int(usage.get("prompt_tokens"))
     completion_tokens = _int(usage.get("completion_tokens"))
     raw = {
         key: value
         for key, value in (
-            ("finish_reason", choices[0].get("finish_reason")),
+            ("finish_reason", finish_reason),
             ("model", data.get("model")),
             ("system_fingerprint", data.get("system_fingerprint")),
         )
         if isinstance(value, str)
     }
     return AssistantMessage(
-        content=_text_of(message.get("content")),
+        content=content,
         tool_calls=[_tool_call_of(i, call) for i, call in enumerate(raw_calls)],
         reasoning=reasoning if isinstance(reasoning, str) else None,
         usage=Usage(
@@ -153,6 +169,7 @@ def parse_completion(body: str, price: Price, retries: int) -> AssistantMessage:
             completion_tokens=completion_tokens,
             cost=price.cost(prompt_tokens, completion_tokens),
             retries=retries,
+            usage_missing=int(missing),
         ),
         raw=raw or None,
     )

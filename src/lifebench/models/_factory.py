@@ -18,7 +18,7 @@ from lifebench.models._config import (
     parse_model_spec,
 )
 from lifebench.models._limits import EndpointLimits
-from lifebench.models._openai import OpenAICompatibleModel, SleepFn
+from lifebench.models._openai import OpenAICompatibleModel, SleepFn, health_policy
 from lifebench.models._secrets import redact_url
 from lifebench.models._types import ChatModel, ModelStats
 
@@ -39,7 +39,10 @@ class ModelFactory:
     """Builds and remembers the models of one run.
 
     Models are resolved from a config name or a ``MODEL@BASE_URL`` spec; the same spec always
-    yields the same instance. Models of the same endpoint share one concurrency limiter.
+    yields the same instance. Models of the same endpoint share their endpoint's state: its
+    health (first contact, circuit breaker) and, when the models file sets
+    ``max_concurrency``, one concurrency limit; without it the run's ``--concurrency`` alone
+    bounds the requests in flight.
 
     Args:
         config: Named model configurations.
@@ -163,8 +166,9 @@ class ModelFactory:
             retry=config.retry,
             timeout_s=config.timeout_s,
             cache=self.cache if config.cache else None,
-            limiter=self.limits.limiter(config.base_url, config.max_concurrency),
+            limiter=self.limits.optional_limiter(config.base_url, config.max_concurrency),
             sleep=self._sleep,
+            health=self.limits.health(config.base_url, health_policy(config.retry)),
         )
 
     @property

@@ -10,34 +10,31 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
 
-from openai import (
-    APIConnectionError,
-    APIError,
-    APIStatusError,
-    APITimeoutError,
-    AsyncOpenAI,
-    OpenAIError,
-)
-
-from lifebench.errors import ModelError
+from lifebench.errors import ContentRejectedError, FatalProviderError, ModelError
 from lifebench.messages import AssistantMessage, Message
-from lifebench.models._cache import ModelCache, cache_key
+from lifebench.models import _http
+from lifebench.models._cache import ModelCache, cache_endpoint
+from lifebench.models._classify import Outcome, classify, read_error
 from lifebench.models._convert import (
+    FilteredResponseError,
     MalformedResponseError,
-    messages_to_openai,
+    message_to_openai,
     parse_completion,
-    request_options,
 )
-from lifebench.models._limits import Limiter
+from lifebench.models._health import BREAKER, EndpointHealth, HealthPolicy
+from lifebench.models._limits import Limiter, NoLimit
 from lifebench.models._price import Price
-from lifebench.models._retry import (
-    RetryPolicy,
-    is_retryable_status,
-    parse_retry_after,
-    parse_retry_after_ms,
-)
-from lifebench.models._secrets import redact_url, scrub, truncate
+from lifebench.models._retry import RetryPolicy, parse_retry_after, parse_retry_after_ms
+from lifebench.models._secrets import redact_url, scrub, truncate, url_secrets
 from lifebench.models._types import GenerateConfig, ModelStats
+from lifebench.models._wire import (
+    WireCache,
+    build_body,
+    dumps,
+    key_of,
+    needs_plain_body,
+    plain_body,
+)
 
 _log = logging.getLogger(__name__)
 
@@ -49,35 +46,40 @@ _HARD_DEADLINE_GRACE_S = 1.0
 
 @dataclass(frozen=True)
 class _Failure:
-    """One failed attempt: what happened, whether to retry, how long the server asked to wait."""
+    """One failed attempt: what happened, what it means, how long the server asked to wait."""
 
     detail: str
-    retryable: bool
+    outcome: Outcome
     retry_after: float | None = None
+    status: int | None = None
+    connect: bool = False
 
 
-class _NoLimit:
-    """A limiter that never waits."""
-
-    async def __aenter__(self) -> object:
-        return None
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        return None
+def health_policy(retry: RetryPolicy) -> HealthPolicy:
+    """The endpoint breaker's backoff, taken from a model's retry policy."""
+    return HealthPolicy(
+        probe_budget=retry.max_attempts,
+        base_delay_s=retry.base_delay_s,
+        multiplier=retry.multiplier,
+        max_delay_s=retry.max_delay_s,
+    )
 
 
 class OpenAICompatibleModel:
     """A chat model served by an OpenAI-compatible ``/chat/completions`` endpoint.
 
     Works with OpenAI, vLLM, SGLang, Ollama, DeepSeek, DashScope, OpenRouter and the like.
-    Calls are retried with bounded exponential backoff on transient failures, limited by a
-    limiter shared per endpoint, optionally answered from an on-disk cache, and counted in
-    :attr:`stats`. The API key never appears in names, reprs, logs or raised errors.
+    Calls are retried with bounded exponential backoff on transient failures, admitted by the
+    endpoint's shared health (first contact one call at a time, a circuit breaker: see
+    :mod:`lifebench.models._health`), limited by a limiter shared per endpoint, optionally
+    answered from an on-disk cache, and counted in :attr:`stats`. Errors that retrying cannot
+    fix stop early (:mod:`lifebench.models._classify`): :class:`FatalProviderError` when every
+    call would fail, :class:`ContentRejectedError` when this request was refused. The API key
+    and any credential in the URL never appear in names, reprs, logs, raised errors or cache
+    keys.
+
+    Request bodies are spliced from pieces serialised once (:mod:`lifebench.models._wire`) and
+    sent with ``aiohttp`` (:mod:`lifebench.models._http`).
 
     Args:
         name: Display name (used in stats and error messages).
@@ -92,6 +94,7 @@ class OpenAICompatibleModel:
         limiter: Concurrency limiter shared by the models of this endpoint, if any.
         sleep: Coroutine function used to wait between attempts.
         rng: Source of backoff jitter.
+        health: The endpoint's shared health (a private one by default).
     """
 
     def __init__(
@@ -109,10 +112,11 @@ class OpenAICompatibleModel:
         limiter: Limiter | None = None,
         sleep: SleepFn = asyncio.sleep,
         rng: random.Random | None = None,
+        health: EndpointHealth | None = None,
     ) -> None:
         if timeout_s <= 0:
             raise ValueError("timeout_s must be positive")
-        self._secrets = (api_key,)
+        self._secrets = (api_key, *url_secrets(base_url))
         self._name = scrub(name, self._secrets)
         self.model = model
         self.base_url = base_url
@@ -122,23 +126,50 @@ class OpenAICompatibleModel:
         self.timeout_s = timeout_s
         self.cache = cache
         self.stats = ModelStats()
-        self._limiter: Limiter = limiter if limiter is not None else _NoLimit()
+        self._limiter: Limiter = limiter if limiter is not None else NoLimit()
         self._sleep = sleep
         self._rng = rng or random.Random()
-        self._client = AsyncOpenAI(
-            api_key=api_key, base_url=base_url, timeout=timeout_s, max_retries=0
-        )
+        self._display_url = redact_url(base_url)
+        self._health = health or EndpointHealth(self._display_url, health_policy(self.retry))
+        self._transport = _http.open_transport(base_url, api_key, timeout_s)
+        self._wire = WireCache()
+        self._model_json = dumps(model)
+        self._endpoint = cache_endpoint(base_url)
+        self._merged: dict[int, tuple[GenerateConfig, GenerateConfig]] = {}
 
     @property
     def name(self) -> str:
         """Display name (never contains credentials)."""
         return self._name
 
+    @property
+    def health(self) -> EndpointHealth:
+        """The endpoint's shared health."""
+        return self._health
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`aclose` has closed the HTTP client."""
+        return self._transport.closed
+
     def __repr__(self) -> str:
         return (
             f"OpenAICompatibleModel(name={self._name!r}, model={self.model!r}, "
-            f"base_url={redact_url(self.base_url)!r})"
+            f"base_url={self._display_url!r})"
         )
+
+    def _effective(self, config: GenerateConfig | None) -> GenerateConfig:
+        """The defaults overridden by ``config`` (memoised per config object)."""
+        if config is None:
+            return self.defaults
+        entry = self._merged.get(id(config))
+        if entry is not None and entry[0] is config:
+            return entry[1]
+        effective = self.defaults.merged(config)
+        if len(self._merged) >= 256:
+            self._merged.clear()
+        self._merged[id(config)] = (config, effective)
+        return effective
 
     async def generate(
         self,
@@ -151,33 +182,46 @@ class OpenAICompatibleModel:
 
         Args:
             messages: The conversation so far.
-            tools: OpenAI tool schemas the model may call.
+            tools: OpenAI tool schemas the model may call (not edited in place afterwards).
             config: Options overriding the model's defaults for this call.
 
         Returns:
             The assistant message with its usage (tokens, cost, retries, cached) filled in.
 
         Raises:
-            ModelError: The call failed with a non-retryable error or after all attempts.
+            FatalProviderError: The provider refuses every call (bad key, unknown model,
+                endpoint unreachable or down).
+            ContentRejectedError: The provider refused this request for its content.
+            ModelError: The call failed after all attempts.
         """
-        effective = self.defaults.merged(config)
-        wire = messages_to_openai(messages)
-        tool_list = [dict(t) for t in tools] if tools else None
+        effective = self._effective(config)
+        options, config_digest = self._wire.config(effective)
+        wire = self._wire
+        pieces = [wire.message(m) for m in messages]
+        tools_json = tools_digest = None
+        if tools:
+            tools_json, tools_digest = wire.tools(tools)
         key: str | None = None
         if self.cache is not None:
-            key = cache_key(
-                base_url=self.base_url,
-                model=self.model,
-                messages=wire,
-                tools=tool_list,
-                config=effective,
+            key = key_of(
+                self._endpoint,
+                self.model,
+                config_digest,
+                tools_digest,
+                [digest for _, digest in pieces],
             )
             hit = await self.cache.get(key)
             if hit is not None:
                 self.stats.cache_hits += 1
                 self._record(hit)
                 return hit
-        answer = await self._call_with_retries(wire, tool_list, effective)
+        if needs_plain_body(effective):
+            body = plain_body(
+                self.model, [message_to_openai(m) for m in messages], tools, effective
+            )
+        else:
+            body = build_body(self._model_json, [f for f, _ in pieces], tools_json, options)
+        answer = await self._call_with_retries(body)
         self._record(answer)
         if self.cache is not None and key is not None:
             await self.cache.put(key, self.model, answer)
@@ -185,110 +229,134 @@ class OpenAICompatibleModel:
 
     def _record(self, answer: AssistantMessage) -> None:
         self.stats.calls += 1
-        if answer.usage is not None:
-            self.stats.prompt_tokens += answer.usage.prompt_tokens
-            self.stats.completion_tokens += answer.usage.completion_tokens
-            self.stats.cost += answer.usage.cost
+        usage = answer.usage
+        if usage is not None:
+            self.stats.prompt_tokens += usage.prompt_tokens
+            self.stats.completion_tokens += usage.completion_tokens
+            self.stats.cost += usage.cost
+            self.stats.usage_missing += usage.usage_missing
 
-    def _request(
-        self,
-        wire: list[dict[str, Any]],
-        tools: list[dict[str, Any]] | None,
-        config: GenerateConfig,
-    ) -> dict[str, Any]:
-        params: dict[str, Any] = {"model": self.model, "messages": wire}
-        if tools:
-            params["tools"] = tools
-        params.update(request_options(config))
-        params.update(config.extra_body)
-        return params
-
-    async def _call_with_retries(
-        self,
-        wire: list[dict[str, Any]],
-        tools: list[dict[str, Any]] | None,
-        config: GenerateConfig,
-    ) -> AssistantMessage:
-        params = self._request(wire, tools, config)
+    async def _call_with_retries(self, body: bytes) -> AssistantMessage:
         policy = self.retry
+        health = self._health
+        call = object()
         retries = 0
         attempt = 0
-        while True:
-            attempt += 1
-            self.stats.api_calls += 1
-            outcome = await self._attempt(params, retries)
-            if isinstance(outcome, AssistantMessage):
-                return outcome
-            if not outcome.retryable:
-                self.stats.failures += 1
-                raise ModelError(self._error_text(f"failed: {outcome.detail}"))
-            if attempt >= policy.max_attempts:
-                self.stats.failures += 1
-                raise ModelError(
-                    self._error_text(f"gave up after {attempt} attempts: {outcome.detail}")
+        try:
+            while True:
+                try:
+                    slot = await health.admit(self.model, call)
+                except FatalProviderError as exc:
+                    self.stats.failures += 1
+                    raise FatalProviderError(str(exc), status=exc.status, retries=retries) from None
+                attempt += 1
+                self.stats.api_calls += 1
+                outcome = await self._attempt(body, retries)
+                if isinstance(outcome, AssistantMessage):
+                    health.on_answer(self.model, success=True)
+                    return outcome
+                if outcome.outcome != "retry":
+                    raise self._final_error(outcome, retries, call)
+                dead = health.on_failure(
+                    outcome.detail, connect=outcome.connect, probe=slot == BREAKER
                 )
-            retries += 1
-            self.stats.retries += 1
-            delay = policy.delay(retries, self._rng, outcome.retry_after)
-            _log.warning(
-                "%s: attempt %d/%d failed (%s); retrying in %.2fs",
-                self._name,
-                attempt,
-                policy.max_attempts,
-                outcome.detail,
-                delay,
-            )
-            await self._sleep(delay)
+                if dead is not None:
+                    self.stats.failures += 1
+                    raise FatalProviderError(
+                        self._error_text(f": {dead}"), retries=retries
+                    ) from None
+                if attempt >= policy.max_attempts and slot != BREAKER:
+                    # (the breaker's probe goes on until the endpoint's shared budget decides)
+                    self.stats.failures += 1
+                    raise ModelError(
+                        self._error_text(f"gave up after {attempt} attempts: {outcome.detail}"),
+                        retries=retries,
+                    )
+                retries += 1
+                self.stats.retries += 1
+                delay = health.retry_delay(policy.delay(retries, self._rng, outcome.retry_after))
+                _log.warning(
+                    "%s: attempt %d/%d failed (%s); retrying in %.2fs",
+                    self._name,
+                    attempt,
+                    policy.max_attempts,
+                    outcome.detail,
+                    delay,
+                )
+                await self._sleep(delay)
+        finally:
+            health.leave(call)
 
-    async def _attempt(self, params: dict[str, Any], retries: int) -> AssistantMessage | _Failure:
+    def _final_error(self, failure: _Failure, retries: int, call: object) -> ModelError:
+        """The error of an attempt that retrying cannot fix (the endpoint did answer)."""
+        self.stats.failures += 1
+        if failure.outcome == "fatal":
+            error = FatalProviderError(
+                self._error_text(f"is refused by the provider: {failure.detail}"),
+                status=failure.status,
+                retries=retries,
+            )
+            self._health.refuse(self.model, call, error)  # waiting and later calls raise it
+            return error
+        self._health.on_answer(self.model, success=False)  # alive, but not this request
+        return ContentRejectedError(
+            self._error_text(f"request rejected: {failure.detail}"),
+            status=failure.status,
+            retries=retries,
+        )
+
+    async def _attempt(self, body: bytes, retries: int) -> AssistantMessage | _Failure:
         try:
             async with self._limiter:
                 async with asyncio.timeout(self.timeout_s + _HARD_DEADLINE_GRACE_S):
-                    # The low-level ``post`` sends our already-plain JSON body as is; ``create``
-                    # would walk every message and tool schema through the SDK's type
-                    # transformer (~5 ms of CPU per call with 20 tools).
-                    body = await self._client.post("/chat/completions", cast_to=str, body=params)
-            return parse_completion(body, self.price, retries)
-        except APIStatusError as exc:
-            return self._status_failure(exc)
-        except APITimeoutError:
-            return _Failure(f"request timed out after {self.timeout_s:g}s", retryable=True)
+                    answer = await self._transport.post(body)
+        except _http.TransportError as exc:
+            detail = (
+                f"request timed out after {self.timeout_s:g}s"
+                if exc.kind == "timeout"
+                else self._clean(exc.detail)
+            )
+            return _Failure(detail, "retry", connect=exc.kind == "connect")
         except TimeoutError:
-            return _Failure(f"request exceeded {self.timeout_s:g}s", retryable=True)
-        except APIConnectionError as exc:
-            cause = type(exc.__cause__).__name__ if exc.__cause__ else "unknown cause"
-            return _Failure(f"connection error ({cause})", retryable=True)
-        except MalformedResponseError as exc:
-            return _Failure(f"malformed response: {self._clean(str(exc))}", retryable=True)
-        except APIError as exc:  # e.g. a response that failed validation
-            return _Failure(f"bad response: {self._clean(exc.message)}", retryable=True)
-        except OpenAIError as exc:
-            return _Failure(f"{type(exc).__name__}: {self._clean(str(exc))}", retryable=False)
-
-    def _status_failure(self, exc: APIStatusError) -> _Failure:
-        status = exc.status_code
-        headers = exc.response.headers
-        retry_after = parse_retry_after_ms(headers.get("retry-after-ms"))
+            return _Failure(f"request exceeded {self.timeout_s:g}s", "retry")
+        status = answer.status
+        if 200 <= status < 300:
+            try:
+                return parse_completion(answer.body, self.price, retries)
+            except MalformedResponseError as exc:
+                return _Failure(f"malformed response: {self._clean(str(exc))}", "retry")
+            except FilteredResponseError as exc:
+                return _Failure(f"HTTP {status}: {exc}", "rejected", status=status)
+        if status < 400:
+            return _Failure(
+                f"HTTP {status}: the endpoint redirects; give the URL it redirects to",
+                "fatal",
+                status=status,
+            )
+        error = read_error(answer.text())
+        retry_after = parse_retry_after_ms(answer.retry_after_ms)
         if retry_after is None:
-            retry_after = parse_retry_after(headers.get("retry-after"))
+            retry_after = parse_retry_after(answer.retry_after)
         return _Failure(
-            f"HTTP {status}: {self._clean(exc.message)}",
-            retryable=is_retryable_status(status),
+            f"HTTP {status}: {self._clean(error.message)}",
+            classify(status, error, answered_before=self._health.answered(self.model)),
             retry_after=retry_after,
+            status=status,
         )
 
     def _clean(self, text: str) -> str:
         return scrub(truncate(scrub(text, self._secrets)), self._secrets)
 
     def _error_text(self, what: str) -> str:
-        return scrub(
-            f"model {self._name!r} ({self.model} at {redact_url(self.base_url)}) {what}",
-            self._secrets,
-        )
+        label = repr(self._name)
+        if self._name != f"{self.model}@{self._display_url}":  # a name from a models file
+            label += f" ({self.model} at {self._display_url})"
+        space = "" if what.startswith(":") else " "
+        return scrub(f"model {label}{space}{what}", self._secrets)
 
     async def aclose(self) -> None:
         """Close the underlying HTTP client."""
-        await self._client.close()
+        await self._transport.aclose()
 
     async def __aenter__(self) -> OpenAICompatibleModel:
         return self

@@ -42,6 +42,9 @@ class ModelStats(BaseModel):
     retries: int = Field(0, description="Attempts that failed and were retried.")
     failures: int = Field(0, description="Calls that failed after all retries.")
     cache_hits: int = Field(0, description="Calls answered from the on-disk cache.")
+    usage_missing: int = Field(
+        0, description="Answers that reported no token usage (tokens and cost unknown)."
+    )
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost: float = 0.0

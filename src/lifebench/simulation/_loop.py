@@ -6,7 +6,12 @@ import time
 from dataclasses import dataclass
 
 from lifebench.environment import Environment
-from lifebench.errors import ContentRejectedError, FatalProviderError, InfrastructureError
+from lifebench.errors import (
+    ContentRejectedError,
+    FatalProviderError,
+    InfrastructureError,
+    ModelError,
+)
 from lifebench.messages import AssistantMessage, Message, Usage
 from lifebench.simulation._protocols import Agent, UserSimulator
 from lifebench.simulation._stop import USER_STOP_TOKENS, agent_stopped
@@ -87,12 +92,21 @@ class _Run:
         self.extra_agent_usage = Usage.zero()
         self.info: dict[str, object] = {}
         self.turns = 0
+        self.failed_retries = {"assistant": 0, "user": 0, "tool": 0}
+        """Retries of model calls that finally failed, by the role that made them."""
+
+    def failed(self, role: str, exc: ModelError) -> None:
+        self.failed_retries[role] += exc.retries
 
     def add(self, message: Message) -> None:
         self.messages.append(message.model_copy(update={"turn": len(self.messages)}))
 
     async def user_turn(self) -> TerminationReason | None:
-        reply = await self.ep.user.respond(list(self.messages))
+        try:
+            reply = await self.ep.user.respond(list(self.messages))
+        except ModelError as exc:
+            self.failed("user", exc)
+            raise
         self.add(reply)
         self.steps += 1
         if any(token in reply.content for token in self.ep.user_stop_tokens):
@@ -101,7 +115,11 @@ class _Run:
 
     async def agent_reply(self) -> AssistantMessage | None:
         for _ in range(self.ep.limits.max_empty_replies):
-            reply = await self.ep.agent.respond(list(self.messages))
+            try:
+                reply = await self.ep.agent.respond(list(self.messages))
+            except ModelError as exc:
+                self.failed("assistant", exc)
+                raise
             if reply.content.strip() or reply.tool_calls:
                 return reply
             if reply.usage is not None:
@@ -130,7 +148,13 @@ class _Run:
             self.agent_messages += 1
             if reply.tool_calls:
                 for call in reply.tool_calls:
-                    result = await self.ep.environment.tools.execute(call, turn=len(self.messages))
+                    try:
+                        result = await self.ep.environment.tools.execute(
+                            call, turn=len(self.messages)
+                        )
+                    except ModelError as exc:  # a tool-simulator model failed
+                        self.failed("tool", exc)
+                        raise
                     self.add(result)
                     self.tool_calls += 1
                     self.tool_errors += int(result.error)
@@ -188,13 +212,18 @@ class _Run:
                 return TerminationReason.MAX_TURNS
 
 
+def _retried(retries: int) -> Usage:
+    """The usage of calls that failed: no answer, no tokens, their retries."""
+    return Usage.zero().model_copy(update={"retries": retries}) if retries else Usage.zero()
+
+
 async def run_episode(episode: Episode) -> Simulation:
     """Run one episode to its end and return the recorded simulation.
 
     Tool calls in a message that also says ``###STOP###`` are executed before the episode ends.
     Bad tool arguments come back to the agent as tool errors and are counted. A model failure
     that survives its retries ends the episode with ``infrastructure_error`` (recorded, re-run on
-    resume; a request rejected for its content also sets ``info["content_rejected"]``, and the
+    resume; the failed call's retries count in its role's usage; a request rejected for its content also sets ``info["content_rejected"]``, and the
     runner records the unit as rejected). A :class:`FatalProviderError` (the provider refuses
     every call) propagates: the runner stops the run. Any other exception is a bug and
     propagates.
@@ -211,9 +240,9 @@ async def run_episode(episode: Episode) -> Simulation:
         error = f"{type(exc).__name__}: {exc}"
         if isinstance(exc, ContentRejectedError):
             run.info["content_rejected"] = True
-    agent_usage = run.extra_agent_usage
-    user_usage = Usage.zero()
-    tool_usage = Usage.zero()
+    agent_usage = run.extra_agent_usage + _retried(run.failed_retries["assistant"])
+    user_usage = _retried(run.failed_retries["user"])
+    tool_usage = _retried(run.failed_retries["tool"])
     for m in run.messages:
         usage = getattr(m, "usage", None)
         if usage is None:

@@ -1,4 +1,5 @@
-"""Test helpers: a loopback mock OpenAI-compatible server (requires ``aiohttp``)."""
+"""Test helpers: a loopback mock OpenAI-compatible server (``python -m lifebench.testing`` runs
+it as a process of its own)."""
 
 from lifebench.testing.mock_openai import (
     RANDOM_FAULTS,
