@@ -61,19 +61,18 @@ def _ids(ids: list[str]) -> str:
 
 def _model_retries(simulation: Simulation | None, evaluation: Evaluation | None) -> int:
     """Retried model calls behind a simulation and its grading (agent, user and judges)."""
-    total = 0
-    if simulation is not None:
-        total += simulation.agent_usage.retries + simulation.user_usage.retries
-    if evaluation is not None:
-        total += sum(b.usage.retries for b in evaluation.by_basis.values())
-    return total
+    roles = (
+        0 if simulation is None else simulation.agent_usage.retries + simulation.user_usage.retries
+    )
+    judges = 0 if evaluation is None else sum(b.usage.retries for b in evaluation.by_basis.values())
+    return roles + judges
 
 
 def _connect(path: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")  # first: the next pragmas may wait
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=NORMAL")
-    conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     conn.execute("PRAGMA foreign_keys=ON")
     return conn
 
