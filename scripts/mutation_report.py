@@ -87,6 +87,43 @@ def change_of(name: str) -> list[str]:
     return lines
 
 
+SQL_WORDS = re.compile(
+    r"\b(select|insert|update|delete|values|where|pragma|conflict|from|set|order by|into)\b",
+    re.IGNORECASE,
+)
+
+
+def sql_case_only(change: list[str]) -> bool:
+    """True for a mutant that only changes the letter case of SQL text without quoted values.
+
+    SQLite keywords and table and column names are case-insensitive, so such a change cannot
+    alter behaviour; a quoted value ('pending') would, so lines with one never match.
+    """
+    removed = [line[2:] for line in change if line.startswith("-")]
+    added = [line[2:] for line in change if line.startswith("+")]
+    return (
+        bool(removed)
+        and len(removed) == len(added)
+        and all(r != a and r.lower() == a.lower() for r, a in zip(removed, added, strict=True))
+        and all("'" not in r and SQL_WORDS.search(r) for r in removed)
+    )
+
+
+RULES = {"sql-case": sql_case_only}
+
+
+def rule_of(
+    module: str, change: list[str], rules: list[dict[str, object]]
+) -> dict[str, object] | None:
+    """The first equivalence rule of ``rules`` that covers this change in this module."""
+    for rule in rules:
+        modules = rule.get("modules", [])
+        check = RULES.get(str(rule.get("name")))
+        if check is not None and isinstance(modules, list) and module in modules and check(change):
+            return rule
+    return None
+
+
 def key_of(module: str, function: str, change: list[str], seen: Counter[str]) -> str:
     digest = hashlib.sha1("\n".join(change).encode("utf-8")).hexdigest()[:10]
     base = f"{module}:{function}:{digest}"
@@ -99,7 +136,9 @@ def mutant_number(name: str) -> int:
     return int(match.group(1)) if match else 0
 
 
-def report(path: str, equivalent: dict[str, dict[str, str]]) -> tuple[str, int, int, int, int]:
+def report(
+    path: str, equivalent: dict[str, dict[str, str]], rules: list[dict[str, object]]
+) -> tuple[str, int, int, int, int]:
     module = module_name(path)
     results = load_results(path)
     mutants = [Mutant(name, code) for name, code in results.items()]
@@ -115,8 +154,14 @@ def report(path: str, equivalent: dict[str, dict[str, str]]) -> tuple[str, int, 
         m.function = function_of(m.name, module)
         m.change = change_of(m.name)
         m.key = key_of(module, m.function, m.change, seen)
-    equivalents = [m for m in survivors if m.key in equivalent]
-    survived = [m for m in survivors if m.key not in equivalent]
+    reasons: dict[str, str] = {}
+    for m in survivors:
+        if m.key in equivalent:
+            reasons[m.name] = equivalent[m.key].get("reason", "(no reason given)")
+        elif (rule := rule_of(module, m.change, rules)) is not None:
+            reasons[m.name] = f"[rule {rule['name']}] {rule.get('reason', '')}"
+    equivalents = [m for m in survivors if m.name in reasons]
+    survived = [m for m in survivors if m.name not in reasons]
     prefix = f"{module}:"
     matched = {m.key for m in equivalents}
     stale = sorted(k for k in equivalent if k.startswith(prefix) and k not in matched)
@@ -136,7 +181,9 @@ def report(path: str, equivalent: dict[str, dict[str, str]]) -> tuple[str, int, 
     if equivalents:
         print("  equivalent:")
         for m in equivalents:
-            print(f"    {m.name}: {equivalent[m.key].get('reason', '(no reason given)')}")
+            print(f"    {m.name}: {reasons[m.name]}")
+            for line in m.change:
+                print(f"        {line}")
     if stale:
         print("  annotations that match no surviving mutant (killed now, or the code changed):")
         for key in stale:
@@ -148,7 +195,8 @@ def main(paths: list[str]) -> int:
     equivalent: dict[str, dict[str, str]] = {}
     if EQUIVALENT_FILE.is_file():
         equivalent = tomllib.loads(EQUIVALENT_FILE.read_text(encoding="utf-8"))
-    rows = [report(p, equivalent) for p in paths]
+    rules: list[dict[str, object]] = list(equivalent.pop("rule", []))  # type: ignore[arg-type]
+    rows = [report(p, equivalent, rules) for p in paths]
     print()
     for path, k, s, e, not_run in rows:
         score = f"{100 * k / (k + s):.1f}" if k + s else "n/a"
