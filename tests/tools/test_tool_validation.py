@@ -6,6 +6,7 @@ elsewhere; nothing here depends on how they are treated.)
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Annotated, Any, Literal
 
 import pytest
@@ -322,3 +323,52 @@ def test_an_explicit_spec_is_not_cached_on_the_function() -> None:
     )
     assert "definition" not in other.memo
     assert Tool.from_function(order).name == "order"  # the decorated spec is untouched
+
+
+class Visit(BaseModel):
+    day: date
+    note: str | None = None
+
+
+def test_rendering_keeps_nulls_and_uses_json_values_for_nested_models() -> None:
+    assert render_result(Visit(day=date(2025, 6, 21))) == '{"day":"2025-06-21","note":null}'
+    assert render_result({"visits": [Visit(day=date(2025, 6, 21), note="早")]}) == (
+        '{"visits": [{"day": "2025-06-21", "note": "早"}]}'
+    )
+
+
+def test_a_field_description_next_to_a_nested_model_is_kept() -> None:
+    @tool(kind="read", description="d")
+    def ship(to: Annotated[Address, Field(description="Where to.")]) -> None: ...
+
+    assert Tool.from_function(ship).parameters_schema()["properties"]["to"] == {
+        "description": "Where to.",
+        "properties": {"street": {"type": "string"}, "floor": {"default": 0, "type": "integer"}},
+        "required": ["street"],
+        "type": "object",
+    }
+
+
+def test_one_spec_shared_by_two_functions_gives_two_schemas() -> None:
+    shared = order.__lifebench_tool__.__class__(  # type: ignore[attr-defined]
+        kind=ToolKind.READ, description=Text("Shared.")
+    )
+
+    def first(a: int) -> None: ...
+
+    def second(b: str) -> None: ...
+
+    one, two = Tool.from_function(first, shared), Tool.from_function(second, shared)
+    assert one.openai_schema()["function"]["name"] == "first"
+    assert two.openai_schema()["function"]["name"] == "second"
+    assert list(one.openai_schema()["function"]["parameters"]["properties"]) == ["a"]
+    assert list(two.openai_schema()["function"]["parameters"]["properties"]) == ["b"]
+
+    def _same_name(a: int) -> None: ...
+
+    def _same_name_other(c: float) -> None: ...
+
+    _same_name_other.__name__ = "_same_name"
+    x, y = Tool.from_function(_same_name, shared), Tool.from_function(_same_name_other, shared)
+    assert list(x.openai_schema()["function"]["parameters"]["properties"]) == ["a"]
+    assert list(y.openai_schema()["function"]["parameters"]["properties"]) == ["c"]
