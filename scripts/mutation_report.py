@@ -87,26 +87,93 @@ def change_of(name: str) -> list[str]:
     return lines
 
 
-SQL_WORDS = re.compile(
-    r"\b(select|insert|update|delete|values|where|pragma|conflict|from|set|order by|into)\b",
-    re.IGNORECASE,
+SQL_KEYWORDS = frozenset(
+    [
+        "select",
+        "insert",
+        "or",
+        "ignore",
+        "into",
+        "values",
+        "update",
+        "set",
+        "where",
+        "and",
+        "from",
+        "order",
+        "by",
+        "on",
+        "conflict",
+        "do",
+        "excluded",
+        "null",
+        "pragma",
+        "begin",
+        "immediate",
+        "commit",
+        "rollback",
+        "count",
+        "as",
+        "is",
+        "not",
+        "in",
+        "limit",
+        "desc",
+        "asc",
+        "journal_mode",
+        "wal",
+        "synchronous",
+        "normal",
+        "busy_timeout",
+        "foreign_keys",
+    ]
 )
 
 
+def sql_vocabulary() -> frozenset[str]:
+    """SQL keywords plus every word of the run store's schema (tables, columns, types)."""
+    from lifebench.runner._schema import DDL
+
+    return SQL_KEYWORDS | {w.lower() for w in re.findall(r"[A-Za-z_]+", DDL)}
+
+
+def _is_sql(text: str, vocabulary: frozenset[str]) -> bool:
+    words = [w.lower() for w in re.findall(r"[A-Za-z_]+", re.sub(r"'[^']*'", "", text))]
+    return bool(words) and all(w in vocabulary for w in words)
+
+
+LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')
+
+
 def sql_case_only(change: list[str]) -> bool:
-    """True for a mutant that only changes the letter case of SQL text without quoted values.
+    """True for a mutant that only changes the letter case of an SQL string literal.
 
     SQLite keywords and table and column names are case-insensitive, so such a change cannot
-    alter behaviour; a quoted value ('pending') would, so lines with one never match.
+    alter behaviour. The code around the literal must be unchanged; a literal counts as SQL when
+    every word in it is an SQL keyword or a word of the schema (a message to the user has other
+    words); quoted values inside it ('pending') must be unchanged, since their case matters.
     """
+    vocabulary = sql_vocabulary()
     removed = [line[2:] for line in change if line.startswith("-")]
     added = [line[2:] for line in change if line.startswith("+")]
-    return (
-        bool(removed)
-        and len(removed) == len(added)
-        and all(r != a and r.lower() == a.lower() for r, a in zip(removed, added, strict=True))
-        and all("'" not in r and SQL_WORDS.search(r) for r in removed)
-    )
+    if not removed or len(removed) != len(added):
+        return False
+    changed = False
+    for r, a in zip(removed, added, strict=True):
+        if LITERAL.sub('""', r) != LITERAL.sub('""', a):
+            return False
+        old, new = LITERAL.findall(r), LITERAL.findall(a)
+        if len(old) != len(new):
+            return False
+        for lo, la in zip(old, new, strict=True):
+            if lo == la:
+                continue
+            if lo.lower() != la.lower() or not _is_sql(lo, vocabulary):
+                return False
+            if re.findall(r"'[^']*'", lo) != re.findall(r"'[^']*'", la):
+                return False
+            changed = True
+    return changed
 
 
 RULES = {"sql-case": sql_case_only}

@@ -475,3 +475,33 @@ def test_a_refused_writer_read_releases_the_lock(tmp_path: Path) -> None:
         assert store.path == tmp_path / STORE_FILENAME
     with RunStore.read(tmp_path) as reader:
         assert reader.path == tmp_path / STORE_FILENAME
+
+
+def test_read_returns_the_stored_metadata(tmp_path: Path) -> None:
+    with _open(tmp_path) as store:
+        created = store.meta
+    with RunStore.read(tmp_path) as reader:
+        assert reader.meta == created
+    with _open(tmp_path) as resumed:
+        assert resumed.meta == created
+
+
+def test_a_second_writer_is_told_what_to_do(tmp_path: Path) -> None:
+    with _open(tmp_path), pytest.raises(LifebenchError) as info:
+        _open(tmp_path)
+    assert str(info.value) == (
+        f"{tmp_path} is in use by another lifebench process (run or eval); wait for it to "
+        "finish or use another run directory"
+    )
+
+
+def test_the_lock_file_is_created_readable_by_all_writable_by_the_owner(tmp_path: Path) -> None:
+    import os
+    import stat
+
+    previous = os.umask(0o022)
+    try:
+        _open(tmp_path).close()
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE((tmp_path / "run.lock").stat().st_mode) == 0o644
