@@ -505,3 +505,9 @@ def test_the_lock_file_is_created_readable_by_all_writable_by_the_owner(tmp_path
     finally:
         os.umask(previous)
     assert stat.S_IMODE((tmp_path / "run.lock").stat().st_mode) == 0o644
+
+
+def test_missing_parent_directories_are_created(tmp_path: Path) -> None:
+    nested = tmp_path / "runs" / "2025" / "gpt"
+    with _open(nested) as store:
+        assert store.path == nested / STORE_FILENAME
