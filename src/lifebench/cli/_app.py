@@ -11,6 +11,7 @@ from lifebench.cli._export import export
 from lifebench.cli._help import HelpGroup
 from lifebench.cli._import import import_
 from lifebench.cli._report import report
+from lifebench.cli._rollout import rollout
 from lifebench.cli._run import run
 from lifebench.cli._show import show
 from lifebench.cli._suite_flags import SUITE_FLAGS_SETTINGS, SuiteCommand
@@ -56,6 +57,7 @@ app.command("run", cls=SuiteCommand, context_settings=SUITE_FLAGS_SETTINGS)(run)
 app.command("report")(report)
 app.command("eval", cls=SuiteCommand, context_settings=SUITE_FLAGS_SETTINGS)(eval_)
 app.command("sweep")(sweep)
+app.command("rollout", cls=SuiteCommand, context_settings=SUITE_FLAGS_SETTINGS)(rollout)
 app.command("import")(import_)
 app.command("show")(show)
 app.command("export")(export)
