@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from lifebench._util.hashing import derive_seed
+from lifebench._util.text import Language
 from lifebench.errors import FatalProviderError, InfrastructureError, InputError, ModelError
 from lifebench.evaluation import Evaluation
 from lifebench.messages import AssistantMessage, Message, UserMessage
@@ -27,6 +28,7 @@ from lifebench.simulation import (
     AgentTurn,
     Answer,
     ChatRequest,
+    Episode,
     EpisodeProcess,
     ModelAgent,
     ModelUser,
@@ -45,13 +47,14 @@ class OutsidePolicy:
     """The agent model of a step environment: the policy answers through
     :meth:`StepSession.step`, so nothing ever calls it in process."""
 
-    def __init__(self) -> None:
+    def __init__(self, name: str = POLICY) -> None:
         self.stats = ModelStats()
+        self._name = name
 
     @property
     def name(self) -> str:
         """Display name."""
-        return POLICY
+        return self._name
 
     async def generate(
         self,
@@ -110,6 +113,21 @@ class StepSession:
     def seed(self) -> int:
         """Its seed."""
         return self._process.ep.seed
+
+    @property
+    def episode_steps(self) -> int:
+        """Steps taken so far (user messages, agent messages, tool batches)."""
+        return self._process.steps
+
+    @property
+    def episode(self) -> Episode:
+        """The episode being played (environment, agent, user, limits)."""
+        return self._process.ep
+
+    @property
+    def language(self) -> Language:
+        """The language of the run's prompts and tool descriptions."""
+        return self._env.options.language
 
     @property
     def done(self) -> bool:
@@ -287,21 +305,22 @@ class StepEnvironment:
         *,
         models: ModelFactory | None = None,
         policy_plays_user: bool = False,
+        policy_name: str = POLICY,
     ) -> StepEnvironment:
         """The environment of ``options``, with the agent (and, with ``policy_plays_user``,
         the user) played by the outside policy. A given ``agent_model`` is kept in the
         configuration (e.g. the rollout's policy model); without one the agent's model is
-        :data:`POLICY`, which only the step protocol answers.
+        ``policy_name`` (:data:`POLICY`), which only the step protocol answers.
 
         Raises:
             InputError: Bad options or tasks (as ``lifebench run`` reports them).
         """
         values = dict(options.model_dump() if isinstance(options, RunOptions) else options)
         values["agent"] = "llm"
-        values["agent_model"] = values.get("agent_model") or POLICY
+        values["agent_model"] = values.get("agent_model") or policy_name
         if policy_plays_user:
             values["user"] = "llm"
-            values["user_model"] = values.get("user_model") or POLICY
+            values["user_model"] = values.get("user_model") or policy_name
         run_options = make_run_options(values)
         if models is None:
             models = (
@@ -309,7 +328,7 @@ class StepEnvironment:
                 if run_options.models_file
                 else ModelFactory()
             )
-        models.register(POLICY, OutsidePolicy())
+        models.register(policy_name, OutsidePolicy(policy_name))
         return cls(
             build_experiment(run_options, models=models), policy_plays_user=policy_plays_user
         )
