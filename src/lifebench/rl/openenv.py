@@ -43,6 +43,9 @@ class LifebenchAction(Action):
     type: Literal["message", "list_tools", "call_tool"] = Field(
         "message", description="message | list_tools | call_tool (RFC 003)."
     )
+    role: Literal["assistant"] = Field(
+        "assistant", description="message: an OpenAI assistant message's role (optional)."
+    )
     content: str | None = Field(None, description="message: the text of the message.")
     tool_calls: list[dict[str, Any]] = Field(
         default_factory=list, description="message: OpenAI tool calls."
