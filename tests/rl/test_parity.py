@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from replay import Reference, components, mcp_replay, openai_message, reference, responder, run
 from typer.testing import CliRunner
 
 from lifebench.cli import app
@@ -26,7 +27,6 @@ from lifebench.rl._serving import serving
 from lifebench.runner import RunStore
 from lifebench.suites import make_run_options
 from lifebench.testing.mock_openai import MockOpenAIServer, MockServerThread
-from replay import Reference, components, mcp_replay, openai_message, reference, responder, run
 
 CASES: dict[str, tuple[dict[str, Any], list[str]]] = {
     "vita-delivery": ({"suite": "vita", "domain": "delivery"}, []),
@@ -110,18 +110,20 @@ async def _step_faces(values: dict[str, Any], ref: Reference, base_url: str) -> 
     options = {**values, "trials": TRIALS, "agent_model": f"replay@{base_url}"}
     async for record in rollout(options):
         out["rollout"][(record.task_id, record.trial)] = Outcome(**record.model_dump())
-    async with serving(create_openenv_app(env)) as address:
-        async with GenericEnvClient(base_url=f"http://{address}") as client:
-            for task_id, trial, seed in ref.units:
-                result = await client.reset(task_id=task_id, trial=trial)
-                for answer in ref.answers[seed]:
-                    if result.done:
-                        break
-                    result = await client.step({"type": "message", **openai_message(answer)})
-                assert result.done
-                components = result.observation["reward_components"]
-                assert result.reward == components["reward"]
-                out["openenv"][(task_id, trial)] = Outcome.model_validate(components)
+    async with (
+        serving(create_openenv_app(env)) as address,
+        GenericEnvClient(base_url=f"http://{address}") as client,
+    ):
+        for task_id, trial, seed in ref.units:
+            result = await client.reset(task_id=task_id, trial=trial)
+            for answer in ref.answers[seed]:
+                if result.done:
+                    break
+                result = await client.step({"type": "message", **openai_message(answer)})
+            assert result.done
+            components = result.observation["reward_components"]
+            assert result.reward == components["reward"]
+            out["openenv"][(task_id, trial)] = Outcome.model_validate(components)
     await env.aclose()
     return out
 
@@ -138,17 +140,19 @@ async def _mcp_face(values: dict[str, Any], ref: Reference, run_dir: Path) -> di
     try:
         for task_id in dict.fromkeys(t for t, _, _ in ref.units):
             server = EpisodeServer(env, task_id, recorder)
-            async with serving(server.http_app()) as address:
-                async with Client(f"http://{address}/mcp") as client:
+            async with (
+                serving(server.http_app()) as address,
+                Client(f"http://{address}/mcp") as client,
+            ):
 
-                    async def call(name: str, arguments: dict[str, Any], c: Any = client) -> str:
-                        result = await c.call_tool(name, arguments)
-                        return str(result.content[0].text)
+                async def call(name: str, arguments: dict[str, Any], c: Any = client) -> str:
+                    result = await c.call_tool(name, arguments)
+                    return str(result.content[0].text)
 
-                    for unit_task, trial, seed in ref.units:
-                        if unit_task == task_id:
-                            data = await mcp_replay(call, ref.replies[seed])
-                            out[(task_id, trial)] = Outcome.model_validate(data)
+                for unit_task, trial, seed in ref.units:
+                    if unit_task == task_id:
+                        data = await mcp_replay(call, ref.replies[seed])
+                        out[(task_id, trial)] = Outcome.model_validate(data)
     finally:
         recorder.close()
         await env.aclose()
