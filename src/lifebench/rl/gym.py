@@ -6,7 +6,9 @@ Observations and actions stay structured — dicts, not strings: an observation 
 trajectory messages added, and at the end the outcome); an action is the policy's assistant
 message (an OpenAI chat message dict or an :class:`~lifebench.messages.AssistantMessage`).
 ``reset(options={"task_id": …, "trial": …})`` picks the episode (default: the tasks in turn,
-each task's next trial); ``seed`` is the episode's seed (default: the run's for that trial).
+each task's next trial, with the run's seed of that trial). ``reset(seed=s)`` makes the
+episode a function of ``s``: the episode seed ``s``, task ``s mod n`` and trial 0 unless the
+options name them.
 
 The reward is 0.0 until the last step, then the episode's reward — or NaN when the episode
 could not be graded (``info["status"]`` says why: a failed judge is never a 0).
@@ -28,12 +30,15 @@ from typing import Any
 import gymnasium
 from pydantic import BaseModel, ValidationError
 
+from lifebench.errors import InputError
 from lifebench.messages import AssistantMessage
 from lifebench.models import ModelFactory
 from lifebench.rl._env import StepEnvironment, StepSession
 from lifebench.rl._types import Observation, assistant_message
 from lifebench.simulation import TerminationReason
 from lifebench.suites import RunOptions
+
+_WORDS = ("hello", "sure", "order", "book", "thanks", "which", "time", "###STOP###")
 
 TRUNCATING = frozenset({TerminationReason.MAX_STEPS, TerminationReason.MAX_AGENT_CALLS})
 """Endings by a limit rather than by the episode's own course (gymnasium's truncation)."""
@@ -54,13 +59,17 @@ class StructuredSpace(gymnasium.spaces.Space[Any]):
                 assistant_message(x)
             else:
                 self.model.model_validate(x)
-        except (ValidationError, ValueError):
+        except (ValidationError, ValueError, InputError):
             return False
         return True
 
     def sample(self, mask: Any = None, probability: Any = None) -> Any:
-        """Not defined: a message cannot be drawn at random meaningfully."""
-        raise NotImplementedError(f"{self.model.__name__} values are not sampled")
+        """A message of random words (actions only: a baseline, and what environment checkers
+        need); observations are not sampled."""
+        if not self._message:
+            raise NotImplementedError(f"{self.model.__name__} values are not sampled")
+        words = self.np_random.choice(_WORDS, size=int(self.np_random.integers(1, 6)))
+        return {"role": "assistant", "content": " ".join(str(w) for w in words)}
 
     @property
     def is_np_flattenable(self) -> bool:
@@ -114,10 +123,13 @@ class LifebenchGymEnv(gymnasium.Env[dict[str, Any], Any]):
         chosen = options or {}
         ids = self._env.task_ids
         task_id = chosen.get("task_id")
+        trial = chosen.get("trial")
+        if seed is not None:  # the seed alone decides the episode
+            task_id = ids[seed % len(ids)] if task_id is None else task_id
+            trial = 0 if trial is None else trial
         if task_id is None:
             task_id = ids[self._turn % len(ids)]
             self._turn += 1
-        trial = chosen.get("trial")
         if trial is None:
             trial = self._trials[task_id]
         self._trials[task_id] = max(self._trials[task_id], int(trial) + 1)
