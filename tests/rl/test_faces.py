@@ -274,3 +274,30 @@ def test_the_gym_wrapper_speaks_gymnasium() -> None:
         assert obs == again and obs["task_id"] == checked.step_environment.task_ids[1]
     finally:
         checked.close()
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def _example(*args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLES / args[0]), *args[1:]],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_the_documented_examples_run(tmp_path: Path) -> None:
+    loop = _example("rl_step_loop.py", "--num-tasks", "2")
+    assert loop.count("reward 0.5 (graded, max_turns)") == 2
+    session = _example("mcp_client.py", "GEN-delivery-0-0", str(tmp_path / "mcp"))
+    assert "reward 0.0 (graded, user_stop)" in session and "not met" in session
+    shown = CliRunner().invoke(app, ["show", str(tmp_path / "mcp"), "GEN-delivery-0-0"])
+    assert shown.exit_code == 0 and "Which store" in shown.stdout
+    with _server(["serve", "openenv", "--suite", "vita", "--num-tasks", "2", "--port", "0"]) as a:
+        client = _example("openenv_client.py", f"http://{a}")
+    assert client.count("(graded, agent_stop)") == 2 and "send_message_to_user" in client
