@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from lifebench.messages import AssistantMessage
+from lifebench.models._convert import message_to_openai
 from lifebench.rl import StepEnvironment
 from lifebench.runner._experiment import build_experiment
 from lifebench.simulation import EpisodeProcess, ToolRun, run_episode
@@ -90,17 +91,6 @@ class CpuSplit:
         env.evaluate = timed_evaluate  # type: ignore[method-assign]
 
 
-def as_dict(m: AssistantMessage) -> dict[str, Any]:
-    return {
-        "role": "assistant",
-        "content": m.content,
-        "tool_calls": [
-            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
-            for c in m.tool_calls
-        ],
-    }
-
-
 async def cpu_per_step(
     env: StepEnvironment, replies: dict[str, list[AssistantMessage]], dicts: bool, rounds: int
 ) -> dict[str, float]:
@@ -116,7 +106,7 @@ async def cpu_per_step(
             for answer in replies[task_id]:
                 if session.done:
                     break
-                await session.step(as_dict(answer) if dicts else answer)
+                await session.step(message_to_openai(answer) if dicts else answer)
                 steps += 1
             episodes += 1
             assert session.outcome is not None

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lifebench.messages import AssistantMessage
+from lifebench.models._convert import message_to_openai
 from lifebench.rl import Outcome
 from lifebench.runner._experiment import build_experiment, evaluate
 from lifebench.simulation import Simulation, run_episode
@@ -83,15 +84,7 @@ def responder(ref: Reference) -> Any:
 
 def openai_message(answer: AssistantMessage) -> dict[str, Any]:
     """``answer`` as an OpenAI chat message dict."""
-    return {
-        "role": "assistant",
-        "content": answer.content,
-        "tool_calls": [
-            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
-            for c in answer.tool_calls
-        ],
-        "reasoning_content": answer.reasoning,
-    }
+    return message_to_openai(answer)
 
 
 def components(outcome: Outcome) -> dict[str, Any]:

@@ -6,6 +6,7 @@ are declared once here (as annotated types) and shared with ``lifebench serve``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -64,14 +65,39 @@ def split_ids(values: list[str] | None) -> tuple[str, ...]:
     return tuple(out)
 
 
-def episode_values(ctx: typer.Context, **given: Any) -> dict[str, Any]:
-    """Run options (as ``make_run_options`` takes them) from the shared flags in ``given``
-    and the suite's own flags left in ``ctx.args``."""
+SHARED = (
+    "suite",
+    "domain",
+    "tasks",
+    "task_set",
+    "task_ids",
+    "num_tasks",
+    "trials",
+    "user",
+    "evaluator",
+    "user_model",
+    "judge_model",
+    "tool_model",
+    "models",
+    "language",
+    "concurrency",
+    "max_steps",
+    "max_errors",
+    "seed",
+    "temperature",
+)
+"""The command-line parameters, shared with ``lifebench run``, that make the run options."""
+
+
+def episode_values(ctx: typer.Context, params: Mapping[str, Any]) -> dict[str, Any]:
+    """Run options (as ``make_run_options`` takes them) from a command's parameters (its
+    ``locals()``: those named in :data:`SHARED` are taken) and the suite's own flags left in
+    ``ctx.args``."""
     from lifebench.cli._suite_flags import parse_suite_flags
     from lifebench.suites import options_model
 
-    suite = str(given["suite"])
-    values = dict(given)
+    suite = str(params["suite"])
+    values = {name: params[name] for name in SHARED if name in params}
     values["suite_options"] = parse_suite_flags(ctx.args, options_model(suite), suite)
     values["tasks_file"] = str(values.pop("tasks")) if values.get("tasks") else None
     values["task_ids"] = split_ids(values.get("task_ids"))
@@ -137,28 +163,7 @@ def rollout(
 
         if out.exists() and not overwrite:
             raise fail(f"{out} exists; choose another --out or add --overwrite", 2)
-        values = episode_values(
-            ctx,
-            suite=suite,
-            domain=domain,
-            tasks=tasks,
-            task_set=task_set,
-            task_ids=task_ids,
-            num_tasks=num_tasks,
-            trials=trials,
-            user=user,
-            evaluator=evaluator,
-            user_model=user_model,
-            judge_model=judge_model,
-            tool_model=tool_model,
-            models=models,
-            language=language,
-            concurrency=concurrency,
-            max_steps=max_steps,
-            max_errors=max_errors,
-            seed=seed,
-            temperature=temperature,
-        )
+        values = episode_values(ctx, locals())
         values.update(agent="llm", agent_model=policy_model, cache=False)
         options = make_run_options(values)
         records = run_async(lambda: write_rollouts(options, out))

@@ -99,26 +99,7 @@ def openenv(
         from lifebench.rl._serving import serve_forever
         from lifebench.rl.openenv import create_openenv_app
 
-        values = episode_values(
-            ctx,
-            suite=suite,
-            domain=domain,
-            tasks=tasks,
-            task_set=task_set,
-            task_ids=task_ids,
-            num_tasks=num_tasks,
-            user=user,
-            evaluator=evaluator,
-            user_model=user_model,
-            judge_model=judge_model,
-            tool_model=tool_model,
-            models=models,
-            language=language,
-            max_steps=max_steps,
-            max_errors=max_errors,
-            seed=seed,
-            temperature=temperature,
-        )
+        values = episode_values(ctx, locals())
         env = StepEnvironment.build(values, policy_plays_user=policy_plays_user)
         app_ = create_openenv_app(env, max_sessions=max_sessions)
 
@@ -181,25 +162,8 @@ def mcp(
         from lifebench.rl._record import RunRecorder
         from lifebench.rl.mcp_server import EpisodeServer
 
-        values = episode_values(
-            ctx,
-            suite=suite,
-            domain=domain,
-            tasks=tasks,
-            task_set=task_set,
-            task_ids=[task],
-            user=user,
-            evaluator=evaluator,
-            user_model=user_model,
-            judge_model=judge_model,
-            tool_model=tool_model,
-            models=models,
-            language=language,
-            max_steps=max_steps,
-            max_errors=max_errors,
-            seed=seed,
-            temperature=temperature,
-        )
+        task_ids = [task]
+        values = episode_values(ctx, locals())
         values["agent_model"] = MCP_CLIENT
         env = StepEnvironment.build(values, policy_name=MCP_CLIENT)
         run_dir = out or _default_dir(env, task)

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from lifebench._util.hashing import derive_seed
 from lifebench._util.text import Language
-from lifebench.errors import FatalProviderError, InfrastructureError, InputError, ModelError
+from lifebench.errors import InfrastructureError, InputError, ModelError
 from lifebench.evaluation import Evaluation
 from lifebench.messages import AssistantMessage, Message, UserMessage
 from lifebench.models import GenerateConfig, ModelFactory, ModelStats
@@ -253,27 +253,24 @@ class StepSession:
         """Answer the environment's needs in process until the policy's turn or the end."""
         process = self._process
         self._need = self._request = None
-        while need is not None:
-            if isinstance(need, AgentTurn):
-                agent = process.ep.agent
-                assert isinstance(agent, ModelAgent)
-                self._need, self._request = need, agent.request(need.trajectory)
-                return self.observation()
-            if isinstance(need, UserTurn) and self._user_policy:
-                user = process.ep.user
-                assert isinstance(user, ModelUser)
-                self._need, self._request = need, user.request(need.trajectory)
-                return self.observation()
-            try:
-                answer = await process.perform(need)
-            except FatalProviderError:
-                raise
-            except InfrastructureError as exc:
-                process.fail(need, exc)
-                break
-            need = process.send(answer)
+        need = await process.advance(need, self._outside)
+        if isinstance(need, AgentTurn):
+            agent = process.ep.agent
+            assert isinstance(agent, ModelAgent)
+            self._need, self._request = need, agent.request(need.trajectory)
+            return self.observation()
+        if isinstance(need, UserTurn):
+            user = process.ep.user
+            assert isinstance(user, ModelUser)
+            self._need, self._request = need, user.request(need.trajectory)
+            return self.observation()
         await self._finish()
         return self.observation()
+
+    def _outside(self, need: Need) -> bool:
+        """Whether the policy answers ``need``: the agent's turns, and the user's when the
+        policy plays the user."""
+        return isinstance(need, AgentTurn) or (self._user_policy and isinstance(need, UserTurn))
 
     async def _finish(self) -> None:
         simulation = self._process.simulation()

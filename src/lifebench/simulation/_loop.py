@@ -11,7 +11,7 @@ user's) to an outside policy. Both therefore play by the same rules.
 from __future__ import annotations
 
 import time
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 
 from lifebench.environment import Environment
@@ -134,8 +134,9 @@ class EpisodeProcess:
 
     Drive it with :meth:`start`, then :meth:`send` the answer to each need until it returns
     ``None``; :meth:`perform` answers a need in process (the episode's agent, user and
-    tools). A need that cannot be answered (a model failing after its retries) ends the
-    episode through :meth:`fail`. :meth:`simulation` is the record.
+    tools), :meth:`advance` every need nobody outside claims. A need that cannot be answered
+    (a model failing after its retries) ends the episode through :meth:`fail`.
+    :meth:`simulation` is the record.
     """
 
     def __init__(self, episode: Episode) -> None:
@@ -191,6 +192,24 @@ class EpisodeProcess:
         if isinstance(need, UserTurn):
             return await self.ep.user.respond(need.trajectory)
         return await self.ep.environment.tools.execute(need.call, turn=need.turn)
+
+    async def advance(
+        self, need: Need | None, outside: Callable[[Need], bool] = lambda need: False
+    ) -> Need | None:
+        """Answer needs in process (:meth:`perform`), from ``need`` on, until one that
+        ``outside`` claims — returned, for whoever answers it to :meth:`send` — or the end
+        (None). A need that cannot be answered (an infrastructure error) ends the episode
+        (:meth:`fail`); :class:`FatalProviderError` propagates."""
+        while need is not None and not outside(need):
+            try:
+                answer = await self.perform(need)
+            except FatalProviderError:
+                raise
+            except InfrastructureError as exc:
+                self.fail(need, exc)
+                return None
+            need = self.send(answer)
+        return need
 
     def fail(self, need: Need, exc: InfrastructureError) -> None:
         """End the episode with ``infrastructure_error``: ``need`` could not be answered.
@@ -367,14 +386,5 @@ async def run_episode(episode: Episode) -> Simulation:
     runner stops the run. Any other exception is a bug and propagates.
     """
     process = EpisodeProcess(episode)
-    need = process.start()
-    while need is not None:
-        try:
-            answer = await process.perform(need)
-        except FatalProviderError:
-            raise
-        except InfrastructureError as exc:
-            process.fail(need, exc)
-            break
-        need = process.send(answer)
+    await process.advance(process.start())
     return process.simulation()
