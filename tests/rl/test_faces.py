@@ -301,3 +301,29 @@ def test_the_documented_examples_run(tmp_path: Path) -> None:
     with _server(["serve", "openenv", "--suite", "vita", "--num-tasks", "2", "--port", "0"]) as a:
         client = _example("openenv_client.py", f"http://{a}")
     assert client.count("(graded, agent_stop)") == 2 and "send_message_to_user" in client
+
+
+def test_serve_mcp_over_http_and_its_refusals(tmp_path: Path) -> None:
+    from mcp import Client
+
+    out = tmp_path / "run"
+    args = ["serve", "mcp", "--suite", "vita", "--domain", "ota", "--task"]
+    bad = CliRunner().invoke(app, [*args, "nope", "--out", str(out)])
+    assert bad.exit_code == 2 and "nope" in bad.output
+    odd = CliRunner().invoke(app, [*args, "x", "--transport", "carrier-pigeon"])
+    assert odd.exit_code == 2 and "stdio or http" in odd.output
+    task_id = "GEN-ota-0-0"
+
+    async def session(address: str) -> dict[str, Any]:
+        async with Client(f"http://{address}/mcp") as client:
+            prompts = await client.list_prompts()
+            assert [p.name for p in prompts.prompts] == ["task"]
+            said = await client.call_tool("send_message_to_user", {"message": "Hello?"})
+            assert not said.is_error
+            return dict(json.loads((await client.call_tool("finish", {})).content[0].text))
+
+    with _server([*args, task_id, "--transport", "http", "--port", "0", "--out", str(out)]) as a:
+        outcome = run(session(a))
+    assert outcome["task_id"] == task_id and outcome["status"] == "graded"
+    report = json.loads(CliRunner().invoke(app, ["report", str(out), "--json"]).stdout)
+    assert report["n_simulations"] == 1
