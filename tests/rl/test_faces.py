@@ -327,3 +327,32 @@ def test_serve_mcp_over_http_and_its_refusals(tmp_path: Path) -> None:
     assert outcome["task_id"] == task_id and outcome["status"] == "graded"
     report = json.loads(CliRunner().invoke(app, ["report", str(out), "--json"]).stdout)
     assert report["n_simulations"] == 1
+
+
+def test_the_policy_plays_vitabench_s_user_where_the_user_is_a_chat_model() -> None:
+    from lifebench.errors import InputError
+    from lifebench.rl import StepEnvironment
+
+    async def play() -> None:
+        env = StepEnvironment.build({"suite": "vita", "num_tasks": 1}, policy_plays_user=True)
+        (task_id,) = env.task_ids
+        session = await env.reset(task_id)
+        first = session.observation()
+        assert first.role == "user" and first.tools == []
+        assert first.messages[0]["role"] == "system"  # the persona prompt
+        assert first.messages[-1] == {"role": "user", "content": "Hello, how can I help you?"}
+        agent = await session.step({"role": "assistant", "content": "I want noodles."})
+        assert agent.role == "assistant"
+        assert agent.new_messages[-1].role == "user"
+        assert agent.new_messages[-1].content == "I want noodles."
+        await session.step({"role": "assistant", "content": "Which shop? "})
+        end = await session.step({"role": "assistant", "content": "Never mind. ###STOP###"})
+        assert end.done and end.outcome is not None
+        assert end.outcome.termination == "user_stop" and end.outcome.status == "graded"
+        await env.aclose()
+        travel = StepEnvironment.build({"suite": "travel", "num_tasks": 1}, policy_plays_user=True)
+        with pytest.raises(InputError, match="not driven by a chat model"):
+            await travel.reset(travel.task_ids[0])
+        await travel.aclose()
+
+    run(play())
