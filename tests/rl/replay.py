@@ -95,6 +95,14 @@ def components(outcome: Outcome) -> dict[str, Any]:
     return data
 
 
+def mcp_steps(outcome: dict[str, Any], replies: list[AssistantMessage]) -> dict[str, Any]:
+    """``outcome`` (components) as the MCP face records the same replies: it calls one tool
+    per agent message, so every call beyond the first of a message adds a message and a
+    tool-result step."""
+    extra = sum(2 * (len(m.tool_calls) - 1) for m in replies if len(m.tool_calls) > 1)
+    return {**outcome, "steps": outcome["steps"] + extra}
+
+
 async def mcp_replay(call: Any, replies: list[AssistantMessage]) -> dict[str, Any]:
     """Play ``replies`` as an MCP client would (``call(name, arguments) -> text``): each tool
     call as a call of that tool, each text to the user through send_message_to_user; then

@@ -17,7 +17,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from replay import Reference, components, mcp_replay, openai_message, reference, responder, run
+from replay import (
+    Reference,
+    components,
+    mcp_replay,
+    mcp_steps,
+    openai_message,
+    reference,
+    responder,
+    run,
+)
 from typer.testing import CliRunner
 
 from lifebench.cli import app
@@ -234,10 +243,14 @@ def test_every_face_earns_the_reward_eval_gives_the_stored_run(case: str, tmp_pa
     want = {key: components(o) for key, o in expected.items()}
     for key, outcome in expected.items():  # the offline agent's own episode, for the record
         assert components(ref.outcomes[outcome.seed]) == want[key]
+    seeds = {(t, k): seed for t, k, seed in ref.units}
+    batched = {key: mcp_steps(want[key], ref.replies[seeds[key]]) for key in want}
     for face, outcomes in faces.items():
         got = {key: components(o) for key, o in outcomes.items()}
-        assert got == want, f"{case}: {face} differs from lifebench eval of the stored run"
-    assert {k: components(o) for k, o in _eval(mcp_dir, tmp_path / "mcp-eval").items()} == want
+        expect = batched if face == "mcp" else want
+        assert got == expect, f"{case}: {face} differs from lifebench eval of the stored run"
+    mcp_eval = _eval(mcp_dir, tmp_path / "mcp-eval")
+    assert {k: components(o) for k, o in mcp_eval.items()} == batched
     rewards = [o.reward for o in expected.values()]
     assert any(r for r in rewards), "no episode earned a reward: the replay proves little"
 
