@@ -43,7 +43,8 @@ CASES: dict[str, tuple[dict[str, Any], list[str]]] = {
     "vita-ota": ({"suite": "vita", "domain": "ota"}, []),
     "vita-cross": ({"suite": "vita", "domain": "cross"}, []),
     "vita-zh": ({"suite": "vita", "domain": "delivery", "language": "zh"}, []),
-    "travel": ({"suite": "travel"}, []),
+    # single-20: the scripted agent batches two tool calls in one message
+    "travel": ({"suite": "travel", "task_ids": ["single-1", "single-20", "multi-1"]}, []),
     "flow-session-react": (
         {"suite": "flow", "suite_options": {"level": "session"}},
         ["--level", "session"],
@@ -62,7 +63,9 @@ TRIALS = 2
 
 def _selected(values: dict[str, Any]) -> dict[str, Any]:
     limit = int(os.environ.get("LIFEBENCH_PARITY_TASKS", "3"))
-    return {**values, "num_tasks": limit} if limit > 0 else dict(values)
+    if limit <= 0:
+        return {k: v for k, v in values.items() if k != "task_ids"}
+    return values if "task_ids" in values else {**values, "num_tasks": limit}
 
 
 def _cli(args: list[str]) -> str:
@@ -76,6 +79,8 @@ def _flags(values: dict[str, Any], extra: list[str]) -> list[str]:
     for name in ("domain", "language", "num_tasks"):
         if name in values:
             flags += [f"--{name.replace('_', '-')}", str(values[name])]
+    for task_id in values.get("task_ids", []):
+        flags += ["--task-ids", task_id]
     return [*flags, *extra]
 
 
