@@ -130,6 +130,7 @@ def ota_required_orders(task: VitaTask) -> list[OTARequiredOrder]:
         task,
         distinct_records(task, OTA_ORDER_TYPES),
         same_lines=lambda before, record: same_lines(order_lines(before), order_lines(record)),
+        order_types=OTA_ORDER_TYPES,
     )
     read: list[tuple[RequiredOrder, Change, OrderKind]] = []
     for req in reqs:
