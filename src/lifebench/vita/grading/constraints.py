@@ -207,6 +207,11 @@ _BOOKING_KEYS = re.compile(
     r"入住|出发|航班|机票|火车|高铁|车票|门票|酒店|景点|游玩|出行|日期",
     re.IGNORECASE,
 )
+_CONDITION = re.compile(
+    r"\s*(?:when|if|whether|unless|in case|checking|(?:should |need to )?check(?:ing)?\b|"
+    r"by checking|as\b|since|because|如果|若|假如|当|查询|查看|检查|由于|因为)",
+    re.IGNORECASE,
+)
 _ADDRESS_KEYS = re.compile(r"address|地址|送至|送往", re.IGNORECASE)
 _MODAL = re.compile(
     r"\b(?:should|must|shall|needs? to|has to|have to|is to|are to|is required to|will)\b|"
@@ -588,7 +593,7 @@ _PEOPLE_EN = re.compile(
 _PEOPLE_ZH = re.compile(
     rf"(?P<n>\d+|{_ZH_NUM})\s*(?:个)?\s*(?:人|位)(?![民员物气群])|人数[^，。；]*?(?P<n2>\d+|{_ZH_NUM})"
 )
-_NOTE_KEYS = re.compile(r"\bnotes?\b|\bremarks?\b|备注|留言", re.IGNORECASE)
+_NOTE_KEYS = re.compile(r"\b[Nn]otes?\b(?! [A-Z])|\b[Rr]emarks?\b|备注|留言")
 _QUOTED = re.compile(r"[\"“”'‘’「『](?P<q>[^\"“”'‘’「」『』]+)[\"“”'‘’」』]")
 
 
@@ -614,6 +619,16 @@ def _note_text(text: str, key: re.Match[str]) -> str:
     colon = re.search(r"[:：]", rest)
     if colon is not None:
         return rest[colon.end() :].strip(" .。")
+    # "… should note no disposable tableware", "应当备注不要一次性餐具", "备注为少辣"
+    verb = re.search(
+        r"(?:should|must|to|please|应当?|应该|需要?|请)\s*$", text[: key.start()], re.I
+    )
+    if verb is not None:
+        body = re.sub(r"^\s*(?:为|是|写)\s*", "", rest)
+        cut = _REASON.search(body)
+        body = (body[: cut.start()] if cut else body).strip(" .。,，")
+        if body and not re.match(r"(?:to|for|on|with|that|of)\b", body, re.I):
+            return body
     return ""
 
 
@@ -652,6 +667,8 @@ def parse_rubric(
     for offset, clause in _clauses(text):
         if _ADDRESS_KEYS.search(clause) and not _CLOCK.search(clause):
             continue
+        if _CONDITION.match(clause):
+            continue  # "when checking whether … at 11:00", "如果…": a condition, not the ask
         for target, pattern in keys:
             key = pattern.search(clause)
             if key is None:

@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from lifebench.vita.grading.constraints import Stated
 from lifebench.vita.task import VitaTask
 
 StatusClass = Literal["unpaid", "paid", "cancelled"]
@@ -125,6 +126,10 @@ class RequiredOrder:
             (``replaced``); "" for new orders.
         note: How the record was read when that is not literal (re-attribution, an order
             identified by content), shown in the criterion's description.
+        stated: Constraints the rubrics state about this record
+            (:mod:`lifebench.vita.grading.stated`), checked with it.
+        asap: Nothing states a time for this new order: it must be dispatched as soon as
+            possible (within the time tolerance of the task clock).
     """
 
     index: int
@@ -132,6 +137,8 @@ class RequiredOrder:
     kind: OrderKind = "new"
     target: str = ""
     note: str = ""
+    stated: tuple[Stated, ...] = ()
+    asap: bool = False
 
     @property
     def existing(self) -> bool:

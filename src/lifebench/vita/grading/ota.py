@@ -27,16 +27,17 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from lifebench.evaluation import CriterionVerdict
+from lifebench.vita.grading.constraints import Target
 from lifebench.vita.grading.expected import (
     PRODUCT_KEYS,
     OrderKind,
     RequiredOrder,
     classify,
     distinct_records,
-    named_orders,
+    status_class,
     status_satisfies,
 )
-from lifebench.vita.grading.state import OrderStateEvaluator
+from lifebench.vita.grading.state import Coverage, OrderStateEvaluator, tally
 from lifebench.vita.task import VitaTask
 
 #: Order types graded by the OTA evaluator.
@@ -244,35 +245,45 @@ class OTAStateEvaluator(OrderStateEvaluator):
             return verdict(False, f"final status {order.get('status')}, expected {req.status}")
         return verdict(True, f"status {order.get('status')}; lines {_fmt(got)}")
 
-    def guards(
+    targets: frozenset[Target] = frozenset({"booking"})
+
+    def owns_notes(self, task: VitaTask) -> bool:
+        """Bookings carry no notes: the delivery evaluator checks the notes rubrics ask."""
+        return False
+
+    def owned_fields(self, req: RequiredOrder) -> frozenset[str]:
+        """A date change may change its order's lines and status; any other requirement about
+        a pre-existing booking only its status."""
+        assert isinstance(req, OTARequiredOrder)
+        if req.change == "modified":
+            return frozenset({"status", "products"})
+        return frozenset({"status"})
+
+    def unchecked(self, task: VitaTask, reqs: Sequence[RequiredOrder]) -> list[str]:
+        """Lines without an id, and expected lines of new bookings without a date."""
+        out = super().unchecked(task, reqs)
+        for req in reqs:
+            assert isinstance(req, OTARequiredOrder)
+            undated = [line for line in req.lines if not line.date]
+            if undated and req.change != "unchanged" and status_class(req.status) != "cancelled":
+                out.append(
+                    f"date: order {req.order_id}: {len(undated)} expected line(s) without a date "
+                    f"({_fmt(undated)})"
+                )
+        return out
+
+    def count(
         self,
+        task: VitaTask,
         reqs: Sequence[RequiredOrder],
-        final: Mapping[str, Any],
-        initial: Mapping[str, Any],
-        created: Sequence[tuple[str, Any]],
-        used: set[str],
-    ) -> list[CriterionVerdict]:
-        """The shared guards plus: pre-existing orders the task does not name keep their lines."""
-        named = named_orders(reqs)
-        changed = sorted(
-            oid
-            for oid, before in initial.items()
-            if oid not in named
-            and isinstance(before, Mapping)
-            and before.get("order_type") in OTA_ORDER_TYPES
-            and isinstance(final.get(oid), Mapping)
-            and not same_lines(order_lines(final[oid]), order_lines(before))
-        )
-        return [
-            *super().guards(reqs, final, initial, created, used),
-            CriterionVerdict(
-                id="no_unrequested_changes",
-                description="Pre-existing orders the task does not mention keep their dates and "
-                "items",
-                met=not changed,
-                evidence=", ".join(changed) or "none changed",
-            ),
-        ]
+        unchecked: Sequence[str],
+        coverage: Coverage,
+    ) -> None:
+        """The shared counts, plus the dated lines checked."""
+        super().count(task, reqs, unchecked, coverage)
+        for req in reqs:
+            assert isinstance(req, OTARequiredOrder)
+            tally(coverage, "date", "checked", sum(1 for line in req.lines if line.date))
 
 
 def ota_state_evaluator() -> OTAStateEvaluator:
