@@ -193,7 +193,7 @@ def fold(text: str) -> str:
 
 _DELIVERY_KEYS = re.compile(
     r"delivery\s*time|deliver(?:ed|y\s+(?:should|must|is|at|by|before|after|around|between|on|in|"
-    r"within))|\bdeliver\s|arriv(?:e|al)|送达|配送时间|送到|送餐时间|到达时间|配送的时间|"
+    r"within))|\bdeliver\s|送达|配送时间|送到|送餐时间|配送的时间|"
     r"配送(?:应|需|要|在)",
     re.IGNORECASE,
 )
@@ -203,7 +203,8 @@ _APPOINTMENT_KEYS = re.compile(
     re.IGNORECASE,
 )
 _BOOKING_KEYS = re.compile(
-    r"check[- ]?in|stay|night of|depart|flight|train|ticket|hotel|room|attraction|visit|travel|"
+    r"\bcheck[- ]?in|\bstay|\bnight of|\bdepart|\bflights?\b|\btrains?\b|\btickets?\b|\bhotels?\b|"
+    r"\brooms?\b|\battractions?\b|\bvisit|\btravel|"
     r"入住|出发|航班|机票|火车|高铁|车票|门票|酒店|景点|游玩|出行|日期",
     re.IGNORECASE,
 )
@@ -678,6 +679,10 @@ def parse_rubric(
             read = _window(predicate, clock)
             if read is not None:
                 relation, window, timed = read
+                if target == "booking":  # bookings are per day: "the night of 2024-11-30"
+                    day = window.start or window.end
+                    assert day is not None
+                    relation, window, timed = "on", _day_window(day.date()), False
                 out.append(
                     Stated(
                         field="time" if timed else "date",

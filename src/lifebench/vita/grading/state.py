@@ -141,6 +141,16 @@ def _agrees(stated: Stated, candidate: Candidate) -> bool:
     party size)."""
     if stated.field == "party_size":
         return candidate.record.get("customer_count") == stated.count
+    lines = candidate.record.get("products")
+    days = (
+        [parse_time(p.get("date")) for p in lines if isinstance(p, Mapping)]
+        if isinstance(lines, list)
+        else []
+    )
+    if stated.field == "date" and any(d is not None for d in days):
+        return stated.window is not None and all(
+            d is not None and stated.window.contains(d) for d in days
+        )
     for key in ("delivery_time", "dispatch_time", "reservation_time", "book_time"):
         when = parse_time(candidate.record.get(key))
         if when is not None:

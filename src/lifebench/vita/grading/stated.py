@@ -378,6 +378,8 @@ def attribute_all(
             if stated.field == "note" and not notes:
                 continue
             pool = [c for c in candidates if stated.field == "note" or c.target == stated.target]
+            if ids and not any(set(c.ids) & set(ids) for c in candidates):
+                continue  # about a record another grader owns (or none requires)
             chosen = _choose(stated, pool, ids, agrees)
             key = (
                 stated.field,
@@ -427,11 +429,21 @@ def _choose(
     if len(pool) == 1:
         return pool[0]
     subject = words(stated.subject) | _kind_words(stated.subject)
+    whole = words(stated.rubric) | _kind_words(stated.rubric)
     scored = sorted(
-        ((len(subject & (words(c.names) | _name_kinds(c.names))), c.key) for c in pool),
-        reverse=True,
+        (
+            (
+                len(subject & (names := words(c.names) | _name_kinds(c.names))),
+                len(whole & names),
+            ),
+            c.key,
+        )
+        for c in pool
     )
-    best = [key for score, key in scored if score == scored[0][0] and score > 0] if scored else []
+    scored.reverse()
+    best = (
+        [key for score, key in scored if score == scored[0][0] and score[1] > 0] if scored else []
+    )
     if len(best) == 1:
         return next(c for c in pool if c.key == best[0])
     tied = [c for c in pool if c.key in best] if best else list(pool)
