@@ -676,13 +676,15 @@ def parse_rubric(
                 continue
             subject, predicate = _predicate(clause, key)
             subject = text[:offset] + subject
-            read = _window(predicate, clock)
+            if target == "booking":
+                # Bookings are per day ("the night of 2024-11-30"); times of day in their
+                # rubrics are the product's (a flight's departure), not asks.
+                days = {d for _, _, d in _days(predicate, clock)}
+                read = ("on", _day_window(days.pop()), False) if len(days) == 1 else None
+            else:
+                read = _window(predicate, clock)
             if read is not None:
                 relation, window, timed = read
-                if target == "booking":  # bookings are per day: "the night of 2024-11-30"
-                    day = window.start or window.end
-                    assert day is not None
-                    relation, window, timed = "on", _day_window(day.date()), False
                 out.append(
                     Stated(
                         field="time" if timed else "date",

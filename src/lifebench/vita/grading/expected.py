@@ -363,7 +363,7 @@ def classify(
     kept_reqs = [r for i, r in enumerate(read) if r[1] != "existing" or last[r[2]] == i]
     # What the rubrics ask of named pre-existing orders that no record expresses.
     about = {target for _, kind, target, _ in kept_reqs if target}
-    for oid, wanted in acts.items():
+    for oid, wanted in acts.items() if records else ():
         before = initial.get(oid)
         if (
             "cancel" in wanted

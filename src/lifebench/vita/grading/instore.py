@@ -381,6 +381,8 @@ class InStoreStateEvaluator(OrderStateEvaluator):
         changed = []
         for rid, (kind, before) in sorted(initial.items()):
             table = TABLES[kind][0]
+            if table not in final_state:  # a snapshot without the table shows nothing of it
+                continue
             after = final[kind].get(rid)
             fields = changed_fields(table, before, after)
             if rid in named:  # the requirement checks status, time and party size

@@ -39,6 +39,7 @@ from lifebench.vita.grading.expected import (
 )
 from lifebench.vita.grading.state import Coverage, OrderStateEvaluator, tally
 from lifebench.vita.task import VitaTask
+from lifebench.vita.timefmt import parse_time
 
 #: Order types graded by the OTA evaluator.
 OTA_ORDER_TYPES: frozenset[str] = frozenset({"hotel", "attraction", "flight", "train"})
@@ -162,6 +163,18 @@ def ota_required_orders(task: VitaTask) -> list[OTARequiredOrder]:
     ]
 
 
+def dates_mismatch(req: RequiredOrder, got: Sequence[Line]) -> str | None:
+    """Why booked lines break a date the rubrics state about ``req`` (None if none does)."""
+    for stated in req.stated:
+        if stated.field != "date" or stated.window is None:
+            continue
+        for line in got:
+            day = parse_time(line.date)
+            if day is None or not stated.window.contains(day):
+                return f"line {line} not on the stated day {stated.window} ('{stated.rubric}')"
+    return None
+
+
 def _fmt(lines: Iterable[Line]) -> str:
     """Lines as text for evidence."""
     return ", ".join(str(line) for line in lines) or "(no lines)"
@@ -220,7 +233,7 @@ class OTAStateEvaluator(OrderStateEvaluator):
             return f"lines {_fmt(got)} ≠ {_fmt(req.lines)}"
         if not status_satisfies(order.get("status"), req.status):
             return f"status {order.get('status')} does not satisfy {req.status}"
-        return None
+        return dates_mismatch(req, got)
 
     def existing(
         self, req: RequiredOrder, final: Mapping[str, Any], initial: Mapping[str, Any]
@@ -243,6 +256,9 @@ class OTAStateEvaluator(OrderStateEvaluator):
             return verdict(False, f"lines {what}: {_fmt(got)}, expected {_fmt(want)}")
         if not status_satisfies(order.get("status"), req.status):
             return verdict(False, f"final status {order.get('status')}, expected {req.status}")
+        why = dates_mismatch(req, got) if status_class(req.status) != "cancelled" else None
+        if why is not None:
+            return verdict(False, why)
         return verdict(True, f"status {order.get('status')}; lines {_fmt(got)}")
 
     targets: frozenset[Target] = frozenset({"booking"})
@@ -265,7 +281,13 @@ class OTAStateEvaluator(OrderStateEvaluator):
         for req in reqs:
             assert isinstance(req, OTARequiredOrder)
             undated = [line for line in req.lines if not line.date]
-            if undated and req.change != "unchanged" and status_class(req.status) != "cancelled":
+            dated_by_rubric = any(x.field == "date" for x in req.stated)
+            if (
+                undated
+                and not dated_by_rubric
+                and req.change != "unchanged"
+                and status_class(req.status) != "cancelled"
+            ):
                 out.append(
                     f"date: order {req.order_id}: {len(undated)} expected line(s) without a date "
                     f"({_fmt(undated)})"

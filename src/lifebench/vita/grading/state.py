@@ -35,6 +35,7 @@ from lifebench.vita.domains._match import ADDRESS_THRESHOLD, address_score
 from lifebench.vita.grading.constraints import AROUND_MIN, FIELD_CLASSES, Stated, Target
 from lifebench.vita.grading.expected import (
     RequiredOrder,
+    is_order_record,
     line_product,
     product_lines_of,
     required_orders,
@@ -378,7 +379,7 @@ class OrderStateEvaluator:
         reqs = self.required(task)
         coverage: Coverage = {}
         attribution = self.attribution(task, reqs)
-        unchecked = self.unchecked(task, reqs)
+        unchecked: list[str] = []
         out: list[RequiredOrder] = []
         for i, req in enumerate(reqs):
             stated = []
@@ -386,11 +387,11 @@ class OrderStateEvaluator:
                 if s.field == "note" and not is_blank(req.record.get("note")):
                     continue  # the expected record's note governs (and is checked)
                 if s.field == "note" and not s.text:
+                    # kept (a note is asked, so one is no unrequested note), but not checkable
                     unchecked.append(
                         f"note: '{_quote(s.rubric)}' asks a note on order {req.order_id} without "
                         "its wording, and the expected record has none"
                     )
-                    continue
                 stated.append(s)
             timed = any(s.field in ("time", "date") for s in stated) or _record_time(req.record)
             untimed_stated = any(s.field in ("time", "date") for s in attribution.unattributed)
@@ -402,7 +403,13 @@ class OrderStateEvaluator:
                 and not untimed_stated
             )
             out.append(replace(req, stated=tuple(stated), asap=asap))
+        unchecked[:0] = self.unchecked(task, out)
         for s in attribution.unattributed:
+            if s.field == "note" and not s.text:
+                live = [r for r in out if status_class(r.status) != "cancelled"]
+                if live and all(not is_blank(r.record.get("note")) for r in live):
+                    tally(coverage, "note", "checked")  # whichever it is, its note is checked
+                    continue
             unchecked.append(
                 f"{s.field}: '{_quote(s.rubric)}' states {s.describe()}, but no single required "
                 "record could be found it is about"
@@ -467,7 +474,8 @@ class OrderStateEvaluator:
                 if _record_time(r) or req.asap:
                     tally(coverage, "time", "checked")
             for s in req.stated:
-                tally(coverage, s.field, "checked")
+                if s.field != "note" or s.text:
+                    tally(coverage, s.field, "checked")
         tally(
             coverage,
             "unrequested",
@@ -510,7 +518,11 @@ class OrderStateEvaluator:
                         f"attribute: '{rule.expected}' of {pid} in order {req.order_id}: no "
                         f"offered option has that meaning (offered: {offered})"
                     )
-            bare = [p for p in req.record.get("products") or [] if not line_product(p)]
+            bare = [
+                p
+                for p in req.record.get("products") or []
+                if not line_product(p) and not is_order_record(p)
+            ]
             if bare:
                 out.append(
                     f"products: order {req.order_id}: {len(bare)} product line(s) without an id"
