@@ -680,7 +680,9 @@ def parse_rubric(
                 # Bookings are per day ("the night of 2024-11-30"); times of day in their
                 # rubrics are the product's (a flight's departure), not asks.
                 days = {d for _, _, d in _days(predicate, clock)}
-                read = ("on", _day_window(days.pop()), False) if len(days) == 1 else None
+                read: tuple[Relation, Window, bool] | None = (
+                    ("on", _day_window(days.pop()), False) if len(days) == 1 else None
+                )
             else:
                 read = _window(predicate, clock)
             if read is not None:
