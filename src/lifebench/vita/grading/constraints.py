@@ -233,8 +233,9 @@ def _predicate(text: str, key: re.Match[str]) -> tuple[str, str]:
     after = _MODAL.search(text, key.start())
     if after is None:
         before = [m for m in _MODAL.finditer(text, 0, key.start())]
-        start = before[-1].end() if before else key.end()
-        subject_end = before[-1].start() if before else key.start()
+        # without any modal ("明天18:30送达"), the whole clause states the ask
+        start = before[-1].end() if before else 0
+        subject_end = before[-1].start() if before else 0
     else:
         start, subject_end = after.end(), after.start()
     rest = text[start:]
@@ -532,7 +533,7 @@ def _window(text: str, clock: datetime) -> tuple[Relation, Window, bool] | None:
             return "between", Window(lo, hi), True
     tail = text[first.end : first.end + 16]
     head = text[max(0, first.start - 24) : first.start]
-    near = head + " " + tail
+    near = head + " " + text[first.start : first.end] + " " + tail
     day_end = _day_window(a.date()).end if first.day is not None else None
     if _NOT_LATER.search(near):
         return "before", Window(None, a), True
