@@ -161,7 +161,9 @@ def mutations(env: Mapping[str, Any], final: Mapping[str, Any]) -> Iterator[Muta
                 continue
             created = rid not in before
 
-            def state(new_record: Mapping[str, Any] | None) -> dict[str, Any]:
+            def state(
+                new_record: Mapping[str, Any] | None, table: str = table, rid: str = rid
+            ) -> dict[str, Any]:
                 out = copy.deepcopy(dict(final))
                 if new_record is None:
                     del out[table][rid]

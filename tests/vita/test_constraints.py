@@ -17,7 +17,7 @@ from lifebench.vita.grading.constraints import (
 )
 
 # A Wednesday, late morning.
-CLOCK = datetime(2025, 6, 4, 11, 0, 0)
+CLOCK = datetime(2025, 6, 4, 11, 0, 0)  # noqa: DTZ001 - naive task clock
 ALL = frozenset({"delivery", "appointment", "booking"})
 
 
@@ -345,7 +345,7 @@ def test_numbers_and_folding() -> None:
     assert zh_number("百") is None and zh_number("") is None and zh_number("十十") is None
     assert fold("１８：３０　明天") == "18:30 明天"
     assert str(_w(None, "2025-06-04 12:30")) == "[…, 2025-06-04 12:30:00]"
-    assert _w("2025-06-04 12:00", "2025-06-04 12:30").days() == {datetime(2025, 6, 4).date()}
+    assert _w("2025-06-04 12:00", "2025-06-04 12:30").days() == {CLOCK.date()}
     assert _w(None, "2025-06-04 12:30").days() == set()
-    assert _w("2025-06-04 12:00", None).contains(datetime(2030, 1, 1))
-    assert not _w("2025-06-04 12:00", None).contains(datetime(2025, 6, 4, 11, 59))
+    assert _w("2025-06-04 12:00", None).contains(CLOCK.replace(year=2030))
+    assert not _w("2025-06-04 12:00", None).contains(CLOCK.replace(minute=59))
