@@ -188,7 +188,7 @@ def mutations(env: Mapping[str, Any], final: Mapping[str, Any]) -> Iterator[Muta
                     new = dict(place)
                 elif key in ("dispatch_time", "delivery_time", "book_time", "reservation_time"):
                     when = parse_time(value)
-                    new = format_time(when + timedelta(hours=3)) if when else "2030-01-01 12:00:00"
+                    new = format_time(when + timedelta(days=1)) if when else "2030-01-01 12:00:00"
                     if key == "dispatch_time" and parse_time(record.get("delivery_time")):
                         # the arrival moves with the dispatch (the tools derive it)
                         arrival = parse_time(record.get("delivery_time"))
@@ -202,7 +202,7 @@ def mutations(env: Mapping[str, Any], final: Mapping[str, Any]) -> Iterator[Muta
                                 {
                                     **record,
                                     key: new,
-                                    "delivery_time": format_time(arrival + timedelta(hours=3)),
+                                    "delivery_time": format_time(arrival + timedelta(days=1)),
                                 }
                             ),
                         )

@@ -161,7 +161,9 @@ def _created_fields(ctx: PlanContext) -> Iterator[Candidate]:
     for i, call in enumerate(ctx.plan):
         target = f"call {i} {call.name}"
         if call.name in _DELIVERY_CREATE:
-            later = _shift(call.args.get("dispatch_time"), timedelta(hours=3))
+            # a day later: outside any window a task states for one arrival (and as soon as
+            # possible); three hours could still lie inside "before noon tomorrow"
+            later = _shift(call.args.get("dispatch_time"), timedelta(days=1))
             if later is not None:
                 yield Candidate(
                     "time", "time", target, ctx.with_call(i, _call(call, dispatch_time=later))

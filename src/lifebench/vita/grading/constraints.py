@@ -535,14 +535,18 @@ def _window(text: str, clock: datetime) -> tuple[Relation, Window, bool] | None:
     head = text[max(0, first.start - 24) : first.start]
     near = head + " " + text[first.start : first.end] + " " + tail
     day_end = _day_window(a.date()).end if first.day is not None else None
+    # "before 12:00 tomorrow" is on that day; "before 2025-06-01 00:00" is the evening before
+    day_start = (
+        _day_window(a.date()).start if first.day is not None and a.time() != time(0) else None
+    )
     if _NOT_LATER.search(near):
-        return "before", Window(None, a), True
+        return "before", Window(day_start, a), True
     if _NOT_EARLIER.search(near):
         return "after", Window(a, day_end), True
     if _AROUND.search(near):
         return "around", _around(a), True
     if _BEFORE.search(near):
-        return "before", Window(None, a), True
+        return "before", Window(day_start, a), True
     if _AFTER.search(near):
         return "after", Window(a, day_end), True
     return "around", _around(a), True

@@ -377,7 +377,7 @@ class InStoreStateEvaluator(OrderStateEvaluator):
                 verdicts.append(self._existing(req, initial, final))
             else:
                 verdicts.append(self._new(req, created, user))
-        named = {r.record_id for r in reqs if r.existing}
+        named = {r.record_id: r for r in reqs if r.existing}
         changed = []
         for rid, (kind, before) in sorted(initial.items()):
             table = TABLES[kind][0]
@@ -385,8 +385,11 @@ class InStoreStateEvaluator(OrderStateEvaluator):
                 continue
             after = final[kind].get(rid)
             fields = changed_fields(table, before, after)
-            if rid in named:  # the requirement checks status, time and party size
-                owned = {"status", "customer_count", *_TIME_KEYS[kind]}
+            if rid in named:  # its requirement checks the status (and, unless it cancels
+                # the record, the time and party size): everything else stays as it was
+                owned = {"status"}
+                if status_class(named[rid].status) != "cancelled":
+                    owned |= {"customer_count", *_TIME_KEYS[kind]}
                 fields = [f for f in fields if f not in owned]
             if fields:
                 changed.append(f"{rid}: {', '.join(fields)}")

@@ -37,7 +37,12 @@ from lifebench.vita.grading.expected import (
     status_class,
     status_satisfies,
 )
-from lifebench.vita.grading.state import Coverage, OrderStateEvaluator, tally
+from lifebench.vita.grading.state import (
+    Coverage,
+    OrderStateEvaluator,
+    tally,
+    unexpected_fields,
+)
 from lifebench.vita.task import VitaTask
 from lifebench.vita.timefmt import parse_time
 
@@ -194,11 +199,13 @@ def _describe(req: OTARequiredOrder) -> str:
 class _OTAMatcher:
     """Checks a new (or replacing) OTA requirement against a created booking."""
 
-    @staticmethod
-    def mismatch(req: RequiredOrder, order: Mapping[str, Any]) -> str | None:
+    def __init__(self, user: str) -> None:
+        self.user = user
+
+    def mismatch(self, req: RequiredOrder, order: Mapping[str, Any]) -> str | None:
         """Why a created ``order`` does not satisfy ``req`` (None if it does)."""
         assert isinstance(req, OTARequiredOrder)
-        return OTAStateEvaluator.mismatch(req, order)
+        return OTAStateEvaluator.mismatch(req, order, self.user)
 
 
 class OTAStateEvaluator(OrderStateEvaluator):
@@ -218,12 +225,14 @@ class OTAStateEvaluator(OrderStateEvaluator):
         return _describe(req)
 
     def matcher(self, task: VitaTask) -> Any:
-        """Bookings are matched on type, provider, dated lines and status."""
-        return _OTAMatcher()
+        """Bookings are matched on user, type, provider, dated lines and status."""
+        return _OTAMatcher(str(task.environment.get("user_id") or ""))
 
     @staticmethod
-    def mismatch(req: OTARequiredOrder, order: Mapping[str, Any]) -> str | None:
+    def mismatch(req: OTARequiredOrder, order: Mapping[str, Any], user: str = "") -> str | None:
         """Why a created ``order`` does not satisfy the new requirement ``req`` (None if it does)."""
+        if user and order.get("user_id") not in (None, "", user):
+            return f"user {order.get('user_id')} ≠ {user}"
         if order.get("order_type") != req.order_type:
             return f"type {order.get('order_type')} ≠ {req.order_type}"
         if order.get("store_id") != req.store_id:
@@ -233,7 +242,7 @@ class OTAStateEvaluator(OrderStateEvaluator):
             return f"lines {_fmt(got)} ≠ {_fmt(req.lines)}"
         if not status_satisfies(order.get("status"), req.status):
             return f"status {order.get('status')} does not satisfy {req.status}"
-        return dates_mismatch(req, got)
+        return dates_mismatch(req, got) or unexpected_fields(req.record, order)
 
     def existing(
         self, req: RequiredOrder, final: Mapping[str, Any], initial: Mapping[str, Any]

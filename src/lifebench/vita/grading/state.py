@@ -159,6 +159,43 @@ def _agrees(stated: Stated, candidate: Candidate) -> bool:
     return False
 
 
+def arrival_mismatch(order: Mapping[str, Any]) -> str | None:
+    """Why a delivery order's arrival is not its dispatch plus its shipping time (the tools
+    always store it so; a record that disagrees was not made by them)."""
+    dispatch, arrival = (
+        parse_time(order.get("dispatch_time")),
+        parse_time(order.get("delivery_time")),
+    )
+    if dispatch is None or arrival is None:
+        return None
+    try:
+        shipping = float(order.get("shipping_time") or 0.0)
+    except (TypeError, ValueError):
+        shipping = 0.0
+    if abs((arrival - dispatch).total_seconds() / 60.0 - shipping) > 1.0:
+        return (
+            f"delivery_time {order.get('delivery_time')} is not dispatch_time "
+            f"{order.get('dispatch_time')} plus {shipping:g} min of shipping"
+        )
+    return None
+
+
+def unexpected_fields(expected: Mapping[str, Any], order: Mapping[str, Any]) -> str | None:
+    """Closed world for what a non-delivery requirement does not otherwise check: an order
+    whose expected record has no note, address or times must have none either."""
+    if is_blank(expected.get("note")) and not is_blank(order.get("note")):
+        return f"note '{order.get('note')}' asks what the task does not ask (no note expected)"
+    for key in ("dispatch_time", "delivery_time"):
+        if not str(expected.get(key) or "").strip() and str(order.get(key) or "").strip():
+            return f"{key} {order.get(key)} where the task expects none"
+    want, got = expected.get("location"), order.get("location")
+    want_address = want.get("address") if isinstance(want, Mapping) else None
+    got_address = got.get("address") if isinstance(got, Mapping) else None
+    if not want_address and got_address:
+        return f"address '{got_address}' where the task expects none"
+    return None
+
+
 def stated_mismatch(
     stated: Sequence[Stated], record: Mapping[str, Any], now: datetime | None
 ) -> str | None:
@@ -207,8 +244,11 @@ class OrderMatcher:
             return f"type {order.get('order_type')} ≠ {r.get('order_type')}"
         if order.get("store_id") != req.store_id:
             return f"store {order.get('store_id')} ≠ {req.store_id}"
+        # a line that asks no attribute takes none (closed world: an option nobody asked is
+        # as unrequested as a note); one the grader cannot map takes any (and is unchecked)
         want: list[WantLine] = [
-            (pid, qty, rule.key) for pid, qty, rule in line_rules(self.task, req)
+            (pid, qty, () if rule.how == "none" else rule.key)
+            for pid, qty, rule in line_rules(self.task, req)
         ]
         if want:
             why = lines_mismatch(want, order_units(order))
@@ -226,7 +266,13 @@ class OrderMatcher:
         user = self.task.environment.get("user_id")
         if user and order.get("user_id") not in (None, "", user):
             return f"user {order.get('user_id')} ≠ {user}"
-        return self._where_and_when(r, order, req.asap) or self.stated_mismatch(req, order)
+        if r.get("order_type") != "delivery":
+            return unexpected_fields(r, order)
+        return (
+            self._where_and_when(r, order, req.asap)
+            or arrival_mismatch(order)
+            or self.stated_mismatch(req, order)
+        )
 
     def stated_mismatch(self, req: RequiredOrder, order: Mapping[str, Any]) -> str | None:
         """Why ``order`` breaks a constraint the rubrics state about ``req`` (None if none)."""

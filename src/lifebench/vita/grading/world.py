@@ -38,7 +38,6 @@ UNCOMPARED = frozenset(
         "reservation_id",
     }
 )
-_LINE_UNCOMPARED = frozenset({"price", "name"})
 
 
 def normalised(table: str, record: Mapping[str, Any]) -> dict[str, Any]:
@@ -61,17 +60,25 @@ def normalised(table: str, record: Mapping[str, Any]) -> dict[str, Any]:
     return dumped
 
 
+_LINE_KEYS = ("product_id", "room_id", "ticket_id", "seat_id", "quantity", "attributes", "date")
+
+
 def _lines(value: Any) -> list[tuple[str, ...]]:
+    """The lines as a sorted list of their compared parts (product, quantity, chosen
+    attribute, date): what a line *is*; its price and name follow from them."""
     out = []
     for line in value if isinstance(value, list) else []:
         if isinstance(line, Mapping):
-            out.append(
-                tuple(
-                    f"{k}={line[k]!r}"
-                    for k in sorted(line)
-                    if k not in _LINE_UNCOMPARED and line[k] not in (None, "")
-                )
-            )
+            parts = []
+            for k in _LINE_KEYS:
+                v = line.get(k)
+                if isinstance(v, list):
+                    v = ", ".join(str(x) for x in v)
+                if k == "quantity" and v in (None, ""):
+                    v = 1
+                if v not in (None, ""):
+                    parts.append(f"{k}={v}")
+            out.append(tuple(parts))
     return sorted(out)
 
 
@@ -94,6 +101,8 @@ def changed_fields(
     if after is None:
         return ["(removed)"]
     old, new = normalised(table, before), normalised(table, after)
+    # lines are read from the records as written (the shared data model keeps no line dates)
+    old["products"], new["products"] = before.get("products"), after.get("products")
     return sorted(
         key
         for key in set(old) | set(new)
