@@ -36,7 +36,12 @@ def _w(start: str | None, end: str | None) -> Window:
 
 DELIVERY_WINDOWS = [
     # absolute days, both languages
-    ("The delivery time should be before 18:00 on 2025-06-03", "before", None, "2025-06-03 18:00"),
+    (
+        "The delivery time should be before 18:00 on 2025-06-03",
+        "before",
+        None,
+        "2025-06-03 18:00",
+    ),
     (
         "订单配送时间应在2025-06-03 18:00之前，确保女儿六点半前能用餐完毕",
         "before",
@@ -110,12 +115,17 @@ DELIVERY_WINDOWS = [
     (
         "The order should be delivered before noon the day after tomorrow",
         "before",
-        None,
+        "2025-06-06 00:00",
         "2025-06-06 12:00",
     ),
     ("后天中午送达", "between", "2025-06-06 11:00", "2025-06-06 13:00"),
-    ("The delivery should arrive tomorrow before noon", "before", None, "2025-06-05 12:00"),
-    ("明天中午12点前送到", "before", None, "2025-06-05 12:00"),
+    (
+        "The delivery should arrive tomorrow before noon",
+        "before",
+        "2025-06-05 00:00",
+        "2025-06-05 12:00",
+    ),
+    ("明天中午12点前送到", "before", "2025-06-05 00:00", "2025-06-05 12:00"),
     (
         "The delivery time should be Friday at 7 PM",
         "around",

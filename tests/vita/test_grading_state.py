@@ -7,6 +7,7 @@ exactly one respect must score 0 (and only the criterion about that respect fail
 from __future__ import annotations
 
 import copy
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -26,6 +27,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lifebench.simulation import TerminationReason
+from lifebench.vita.timefmt import format_time, parse_time
 from lifebench.vita.grading.state import (
     ADDRESS_TOLERANCE_M,
     TIME_TOLERANCE_MIN,
@@ -53,8 +55,13 @@ def test_the_right_final_state_scores_1() -> None:
 
 
 def _near(**changes: Any) -> dict[str, Any]:
+    """The right order with ``changes``; a new arrival moves the dispatch with it (the tools
+    store arrival = dispatch + shipping)."""
     made = right_order()
     made.update(changes)
+    arrival = parse_time(changes.get("delivery_time"))
+    if arrival is not None and "dispatch_time" not in changes:
+        made["dispatch_time"] = format_time(arrival - timedelta(minutes=made["shipping_time"]))
     return made
 
 
@@ -254,11 +261,29 @@ def test_a_past_dispatch_time_means_now_without_shipping() -> None:
     assert grade(task, {"orders": {"OT1": made}}).reward == 1.0
 
 
-def test_a_blank_expected_time_is_not_checked() -> None:
-    want = order("T1", "S1", [("P3", 1, "")], location=HOME, delivery_time="  ")
+def test_a_blank_expected_time_means_as_soon_as_possible() -> None:
+    want = order("T1", "S1", [("P3", 1, "")], location=HOME, delivery_time="  ", dispatch_time="")
     task = delivery_task(expected=[want], orders={})
-    made = order("OT1", "S1", [("P3", 1, "")], location=HOME, delivery_time="2025-06-01 18:00:00")
-    assert grade(task, {"orders": {"OT1": made}}).reward == 1.0
+    now = order("OT1", "S1", [("P3", 1, "")], location=HOME, dispatch_time="2025-06-01 11:20:00")
+    assert grade(task, {"orders": {"OT1": now}}).reward == 1.0
+    later = order("OT1", "S1", [("P3", 1, "")], location=HOME, dispatch_time="2025-06-01 18:00:00")
+    assert "not within 30 min of 2025-06-01 11:00:00" in failed_evidence(
+        grade(task, {"orders": {"OT1": later}})
+    )
+
+
+def test_an_arrival_that_is_not_dispatch_plus_shipping_fails() -> None:
+    task = delivery_task()
+    made = {**right_order(), "delivery_time": "2025-06-01 12:20:00"}  # 11:30 + 35 min ≠ 12:20
+    result = grade(task, final_state(task, made))
+    assert result.reward == 0.0
+    assert "is not dispatch_time 2025-06-01 11:30:00 plus 35 min of shipping" in failed_evidence(
+        result
+    )
+
+
+def failed_evidence(result: Any) -> str:
+    return " ".join(c.evidence for c in result.criteria if not c.met)
 
 
 def test_time_tolerance_boundary_in_seconds() -> None:
@@ -381,16 +406,21 @@ def test_an_order_filed_under_a_store_that_does_not_sell_it_is_graded_at_the_sel
 # ---- matching, guards, coverage ----------------------------------------------------------
 
 
+def _timed(oid: str, attr: str, at: str, **kw: Any) -> dict[str, Any]:
+    return order(oid, "S1", [("P2", 1, attr)], location=HOME, delivery_time=at, **kw)
+
+
 def test_requirements_and_orders_are_matched_one_to_one_at_best() -> None:
-    # Greedy first-fit would give the "any attribute" requirement the only iced tea.
+    # Greedy first-fit would give T1 (12:00 ± 30 min) the 12:10 order that only T2
+    # (12:20 ± 30 min) can also take, leaving T2 the 11:45 order it cannot.
     want = [
-        order("T1", "S1", [("P2", 1, "")], location=HOME),
-        order("T2", "S1", [("P2", 1, "Iced")], location=HOME),
+        _timed("T1", "Iced", "2025-06-01 12:00:00"),
+        _timed("T2", "Iced", "2025-06-01 12:20:00"),
     ]
     task = delivery_task(expected=want, orders={})
     made = {
-        "A": order("A", "S1", [("P2", 1, "Iced")], location=HOME),
-        "B": order("B", "S1", [("P2", 1, "Room Temperature")], location=HOME),
+        "A": _timed("A", "Iced", "2025-06-01 12:10:00"),
+        "B": _timed("B", "Iced", "2025-06-01 11:45:00"),
     }
     assert grade(task, {"orders": made}).reward == 1.0
     assert grade(task, {"orders": {"A": made["A"]}}).reward == 0.0
@@ -400,21 +430,32 @@ def test_requirements_and_orders_are_matched_one_to_one_at_best() -> None:
 @given(st.permutations(range(4)))
 def test_the_reward_does_not_depend_on_the_order_of_creation(perm: list[int]) -> None:
     want = [
-        order("T1", "S1", [("P2", 1, "")], location=HOME),
-        order("T2", "S1", [("P2", 1, "Iced")], location=HOME),
+        _timed("T1", "Iced", "2025-06-01 12:00:00"),
+        _timed("T2", "Iced", "2025-06-01 12:20:00"),
         order("T3", "S1", [("P1", 1, "Mild Spicy")], location=HOME),
     ]
     task = delivery_task(expected=want, orders={})
     made = [
-        order("A", "S1", [("P2", 1, "Iced")], location=HOME),
-        order("B", "S1", [("P2", 1, "Room Temperature")], location=HOME),
+        _timed("A", "Iced", "2025-06-01 12:10:00"),
+        _timed("B", "Iced", "2025-06-01 11:45:00"),
         order("C", "S1", [("P1", 1, "Mild Spicy")], location=HOME),
         order("D", "S1", [("P1", 1, "Extra Spicy")], location=HOME, status="cancelled"),
     ]
     shuffled = {m["order_id"]: m for m in (made[i] for i in perm)}
     assert grade(task, {"orders": shuffled}).reward == 1.0
-    without_iced = {k: v for k, v in shuffled.items() if k != "A"}
-    assert grade(task, {"orders": without_iced}).reward == 0.0
+    without_a = {k: v for k, v in shuffled.items() if k != "A"}
+    assert grade(task, {"orders": without_a}).reward == 0.0
+
+
+def test_a_line_that_asks_no_attribute_takes_none() -> None:
+    want = [order("T1", "S1", [("P2", 1, "")], location=HOME)]
+    task = delivery_task(expected=want, orders={})
+    plain = order("A", "S1", [("P2", 1, "")], location=HOME)
+    assert grade(task, {"orders": {"A": plain}}).reward == 1.0
+    chosen = order("A", "S1", [("P2", 1, "Iced")], location=HOME)
+    assert "0 of 1 with the expected attribute" in failed_evidence(
+        grade(task, {"orders": {"A": chosen}})
+    )
 
 
 def test_a_task_with_nothing_to_check_is_ungradable_never_a_pass() -> None:

@@ -57,6 +57,7 @@ from lifebench.vita.certify.perturb import (
     store,
 )
 from lifebench.vita.domains._ota_tables import KINDS
+from lifebench.vita.grading.constraints import AROUND_MIN
 from lifebench.vita.grading.expected import named_orders, required_orders, status_class
 from lifebench.vita.grading.instore import initial_appointments, required_appointments
 from lifebench.vita.grading.text import is_blank
@@ -156,11 +157,30 @@ def _per_call(ctx: PlanContext) -> Iterator[Candidate]:
                 yield Candidate(field, kind, f"call {i} {call.name}", _unmasked(changed))
 
 
+def _windowed(ctx: PlanContext) -> set[tuple[str, tuple[str, ...]]]:
+    """(store, sorted products) of the new delivery orders whose time the rubrics state (their
+    near misses break those windows: :func:`_stated`)."""
+    from lifebench.vita.grading.state import delivery_state_evaluator
+
+    return {
+        (r.store_id, tuple(sorted(pid for pid, _, _ in r.product_lines())))
+        for r in delivery_state_evaluator().prepare(ctx.task)[0]
+        if not r.existing and any(s.field in ("time", "date") for s in r.stated)
+    }
+
+
 def _created_fields(ctx: PlanContext) -> Iterator[Candidate]:
     """Time, provider, payment and an unasked note on every created record."""
+    windowed = _windowed(ctx) if any(c.name in _DELIVERY_CREATE for c in ctx.plan) else set()
     for i, call in enumerate(ctx.plan):
         target = f"call {i} {call.name}"
-        if call.name in _DELIVERY_CREATE:
+        key = (
+            str(call.args.get("store_id")),
+            tuple(sorted(map(str, call.args.get("product_ids") or []))),
+        )
+        if call.name in _DELIVERY_CREATE and key in windowed:
+            pass  # a day later may still lie in a wide stated window: _stated misses it
+        elif call.name in _DELIVERY_CREATE:
             # a day later: outside any window a task states for one arrival (and as soon as
             # possible); three hours could still lie inside "before noon tomorrow"
             later = _shift(call.args.get("dispatch_time"), timedelta(days=1))
@@ -168,11 +188,11 @@ def _created_fields(ctx: PlanContext) -> Iterator[Candidate]:
                 yield Candidate(
                     "time", "time", target, ctx.with_call(i, _call(call, dispatch_time=later))
                 )
-            if is_blank(call.args.get("note")):
-                note = _UNASKED_NOTE["zh" if ctx.language == "zh" else "en"]
-                yield Candidate(
-                    "note", "unasked_note", target, ctx.with_call(i, _call(call, note=note))
-                )
+        if call.name in _DELIVERY_CREATE and is_blank(call.args.get("note")):
+            note = _UNASKED_NOTE["zh" if ctx.language == "zh" else "en"]
+            yield Candidate(
+                "note", "unasked_note", target, ctx.with_call(i, _call(call, note=note))
+            )
         if call.name in (*_APPOINTMENT_CREATE, "instore_modify_reservation"):
             later = _shift(call.args.get("time"), timedelta(hours=3))
             if later is not None:
@@ -322,6 +342,10 @@ def _stated(ctx: PlanContext) -> Iterator[Candidate]:
                 if edge is None:
                     continue
                 dispatch = edge + timedelta(minutes=delta - minutes)
+                earliest = now + timedelta(minutes=minutes) if now is not None else None
+                if delta > 0 and earliest is not None and edge < earliest:
+                    # a window no arrival can meet means "as soon as possible": miss that
+                    dispatch = now + timedelta(minutes=AROUND_MIN + 10) if now else dispatch
                 if now is not None and dispatch < now:
                     continue
                 plan = ctx.with_call(i, _call(call, dispatch_time=format_time(dispatch)))

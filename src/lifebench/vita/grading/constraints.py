@@ -306,6 +306,14 @@ _ZH_WEEKDAY = re.compile(
     r"(?P<q>下|本|这|這)?\s*(?:个)?(?:周|星期|礼拜|禮拜)(?P<w>[一二三四五六日天七])"
 )
 
+_RELATIVE_DAY = re.compile(
+    "|".join(
+        re.sub(r"\?P<\w+>", "?:", p.pattern)
+        for p in (_TODAY, _TOMORROW, _DAY_AFTER, _EN_WEEKDAY, _ZH_WEEKDAY)
+    ),
+    re.IGNORECASE,
+)
+
 _DURATION = re.compile(
     r"within\s+(?:(?P<half>half an?)|(?P<an>an?)|(?P<n>\d+))\s*(?P<u>hours?|minutes?|mins?)|"
     r"(?P<zn>半|\d+|[一二两三四五六七八九十]{1,3})\s*(?:个)?\s*(?P<zu>小时|钟头|分钟)(?:之内|以内|内)",
@@ -535,10 +543,10 @@ def _window(text: str, clock: datetime) -> tuple[Relation, Window, bool] | None:
     head = text[max(0, first.start - 24) : first.start]
     near = head + " " + text[first.start : first.end] + " " + tail
     day_end = _day_window(a.date()).end if first.day is not None else None
-    # "before 12:00 tomorrow" is on that day; "before 2025-06-01 00:00" is the evening before
-    day_start = (
-        _day_window(a.date()).start if first.day is not None and a.time() != time(0) else None
-    )
+    # "before noon tomorrow" / "下周五18点前" names the day of the arrival: it is on that day;
+    # "before 18:30 on 2025-11-28" is a deadline (an earlier day meets it, as written)
+    relative = _RELATIVE_DAY.search(text[first.start : first.end]) is not None
+    day_start = _day_window(a.date()).start if relative and a.time() != time(0) else None
     if _NOT_LATER.search(near):
         return "before", Window(day_start, a), True
     if _NOT_EARLIER.search(near):

@@ -387,15 +387,15 @@ def attribute_all(
                 str(stated.window),
                 stated.count,
                 stated.text,
-                chosen.key if chosen is not None else stated.subject,
+                tuple(c.key for c in chosen) if chosen else stated.subject,
             )
             if key in seen:
                 continue
             seen.add(key)
-            if chosen is None:
+            if not chosen:
                 pending.append(stated)
-            else:
-                out.by_key.setdefault(chosen.key, []).append(stated)
+            for c in chosen:
+                out.by_key.setdefault(c.key, []).append(stated)
     # Elimination: when every constraint of a class left over says the same thing, and as many
     # records are left without one as there are subjects stating it, each of them gets it.
     attributed = {k: list(v) for k, v in out.by_key.items()}
@@ -422,12 +422,14 @@ def _choose(
     pool: Sequence[Candidate],
     ids: Sequence[str],
     agrees: Callable[[Stated, Candidate], bool] | None,
-) -> Candidate | None:
+) -> list[Candidate]:
+    """The records ``stated`` is about: one, or — when several tie and every one of their
+    records already states the same — each of them ([] when it cannot be told)."""
     if ids:
         named = [c for c in pool if set(c.ids) & set(ids)]
-        return named[0] if len(named) == 1 else None
+        return named if len(named) == 1 else []
     if len(pool) == 1:
-        return pool[0]
+        return [pool[0]]
     subject = words(stated.subject) | _kind_words(stated.subject)
     whole = words(stated.rubric) | _kind_words(stated.rubric)
     scored = sorted(
@@ -445,13 +447,13 @@ def _choose(
         [key for score, key in scored if score == scored[0][0] and score[1] > 0] if scored else []
     )
     if len(best) == 1:
-        return next(c for c in pool if c.key == best[0])
+        return [c for c in pool if c.key == best[0]]
     tied = [c for c in pool if c.key in best] if best else list(pool)
     if agrees is not None:
         agreeing = [c for c in tied if agrees(stated, c)]
-        if len(agreeing) == 1:
-            return agreeing[0]
-    return None
+        if len(agreeing) == 1 or (tied and len(agreeing) == len(tied)):
+            return agreeing
+    return []
 
 
 _NAME_KEYS = (
