@@ -27,7 +27,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lifebench.simulation import TerminationReason
-from lifebench.vita.timefmt import format_time, parse_time
 from lifebench.vita.grading.state import (
     ADDRESS_TOLERANCE_M,
     TIME_TOLERANCE_MIN,
@@ -35,6 +34,7 @@ from lifebench.vita.grading.state import (
     delivery_state_evaluator,
     same_address,
 )
+from lifebench.vita.timefmt import format_time, parse_time
 
 T1 = "order[0]:T1"
 O1 = "order[1]:O1"
