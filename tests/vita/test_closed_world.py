@@ -420,3 +420,31 @@ def test_no_independent_near_miss_is_accepted_on_generated_tasks(domain: str, la
 def test_the_clock_is_the_scenarios() -> None:
     # the relative days above are read from this clock (a Wednesday)
     assert CLOCK == "2025-06-04 11:00:00" and HOME["address"] != FAR["address"]
+
+
+def test_coverage_counts_checks_per_field_class_and_undecided_tasks() -> None:
+    from lifebench.metrics._coverage import coverage_by_basis
+
+    good = delivery_scenario("en")
+    odd = task(
+        delivery_env("en"),
+        [delivery_order("T1", "S1", [("P1", 1, "Medium Spicy")], status="unpaid")],
+    )
+    graded = []
+    for t in (good, odd):
+        result = grade_state(t, "delivery", oracle_state(t, "delivery"))
+        graded.append((t.id, combine({"state": result}, ["state"])))
+    cov = coverage_by_basis(graded)["state"]
+    assert (cov.tasks, cov.ungradable_tasks, cov.undecided_tasks, cov.tasks_with_unchecked) == (
+        2,
+        1,
+        1,
+        1,
+    )
+    assert cov.share_with_unchecked == 0.5
+    assert cov.by_field["attribute"] == {"checked": 2, "unchecked": 1}
+    assert cov.by_field["time"]["checked"] == 3  # two stated windows, one "as soon as possible"
+    assert (
+        cov.by_field["unrequested"]["checked"] == 6
+        and cov.by_field["unrequested"]["unchecked"] == 0
+    )
