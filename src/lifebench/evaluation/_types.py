@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
 from lifebench.messages import Usage
 from lifebench.simulation._types import Simulation
@@ -43,8 +43,15 @@ class BasisResult(BaseModel):
         False,
         description="The basis cannot decide this task: every criterion it checked holds, but "
         "something the task states is unchecked (then also ungradable; in a reward of several "
-        "bases, the other bases decide).",
+        "bases, the other bases decide). Dumped only when true (records stay as they were).",
     )
+
+    @model_serializer(mode="wrap")
+    def _undecided_only_when_true(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and not self.undecided:
+            data.pop("undecided", None)
+        return data
 
 
 class Evaluation(BaseModel):
