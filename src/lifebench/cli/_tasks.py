@@ -176,15 +176,15 @@ def certify(
     ] = "generated",
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Run the oracle, noop and near-miss agents over every task and report what the grader does.
+    """Run the oracle, noop, near misses and variations over every task; report what the grader does.
 
-    Each near miss replays the oracle's plan with exactly one thing wrong (quantity, attribute,
-    product, store, unpaid, time, address, note omitted / negated, extra order, unrequested
-    cancellation, required change skipped, party size, date, hotel / attraction / flight / train)
-    and must score 0; one that scores 1 is a false accept (a grader bug). Per task: solvable (the
-    oracle scores 1), discriminating (noop and every applicable near miss score 0), lint's data
-    errors. Exit codes: 0 clean; 1 a false accept, noop passing, or a task the oracle cannot
-    solve although lint flags no data error; 2 bad input.
+    Near misses are generated from each task: every field of every record the oracle writes
+    wrong in turn, every stated constraint broken, every change it asks left out, every
+    record it does not mention changed; each must score 0 (one that scores 1 is a false accept,
+    a grader bug). Variations (extra reads, cancel and re-create, a fix after creation, a note
+    in other words) must score 1 (else a false reject). Tables per task, per field class and per
+    variation. Exit codes: 0 clean; 1 a false accept or reject, noop passing, or a task the
+    oracle cannot solve although lint flags no data error; 2 bad input.
     """
     import asyncio
 
@@ -211,5 +211,10 @@ def certify(
     else:
         render(report)
     s = report.summary
-    if any(s.false_accepts.values()) or s.noop_accepted or s.unsolved_without_data_error:
+    if (
+        any(s.false_accepts.values())
+        or any(s.false_rejects.values())
+        or s.noop_accepted
+        or s.unsolved_without_data_error
+    ):
         raise typer.Exit(code=1)

@@ -72,13 +72,21 @@ class BasisCoverage(_Frozen):
         None, description="Mean number of criteria checked per gradable task."
     )
     tasks_with_unchecked: int = Field(
-        0, description="Gradable tasks that ask something the basis cannot check."
+        0,
+        description="Tasks (gradable, or undecided because of it) that ask something the "
+        "basis cannot check.",
     )
-    share_with_unchecked: float | None = Field(
-        None, description="tasks_with_unchecked / gradable tasks."
-    )
+    share_with_unchecked: float | None = Field(None, description="tasks_with_unchecked / tasks.")
     unchecked: dict[str, list[str]] = Field(
         default_factory=dict, description="Per task id: what the basis could not check."
+    )
+    undecided_tasks: int = Field(
+        0, description="Tasks the basis could not decide (a stated ask it cannot check)."
+    )
+    by_field: dict[str, dict[str, int]] = Field(
+        default_factory=dict,
+        description="Per field class (time, date, note, attribute, …): checks made "
+        "(``checked``) and asks left unchecked (``unchecked``), summed over tasks.",
     )
 
 

@@ -108,13 +108,21 @@ def coverage_table(report: Report) -> Table:
     table.add_column("ungradable", justify="right")
     table.add_column("criteria / task", justify="right")
     table.add_column("tasks with unchecked asks", justify="right")
+    table.add_column("undecided", justify="right")
+    table.add_column("checked / unchecked by field", justify="left")
     for name, cov in report.coverage_by_basis.items():
+        fields = ", ".join(
+            f"{field} {c.get('checked', 0)}/{c.get('unchecked', 0)}"
+            for field, c in cov.by_field.items()
+        )
         table.add_row(
             name,
             str(cov.tasks),
             str(cov.ungradable_tasks),
             _num(cov.mean_criteria),
             f"{cov.tasks_with_unchecked} ({_pct(cov.share_with_unchecked)})",
+            str(cov.undecided_tasks),
+            Text(safe_text(fields or "–")),
         )
     return table
 
