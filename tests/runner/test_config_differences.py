@@ -26,13 +26,15 @@ def test_changed_added_and_removed_keys_in_dotted_paths() -> None:
     ]
 
 
-def test_long_values_are_cut_to_eighty_characters() -> None:
-    long = "x" * 100
-    (line,) = config_differences({"k": long}, {"k": "y"})
-    shown = line.split(": ", 1)[1].split(" -> ")[0]
-    assert len(shown) == 80 and shown.endswith("…") and shown.startswith('"xxx')
+def test_long_values_keep_both_ends_in_eighty_characters() -> None:
+    path = "/tmp/" + "d" * 100 + "/moved.json"
+    (line,) = config_differences({"tasks_file": "/a/tasks.json"}, {"tasks_file": path})
+    shown = line.split(" -> ")[1]
+    assert len(shown) == 80 and shown == f'"/tmp/{"d" * 33}…{"d" * 28}/moved.json"'
     (fits,) = config_differences({"k": "x" * 78}, {"k": "y"})
     assert fits == f'k: "{"x" * 78}" -> "y"'
+    (cut,) = config_differences({"k": "x" * 79}, {"k": "y"})
+    assert cut == f'k: "{"x" * 38}…{"x" * 39}" -> "y"'
 
 
 def test_values_are_compared_as_canonical_json() -> None:
