@@ -20,11 +20,11 @@ import asyncio
 import types
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+from backend_helpers import RecordingSink, SinkAdapter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from runner_fakes import CONFIG, CONFIG_HASH, outcome
@@ -39,42 +39,6 @@ from lifebench.runner._workers import ProcessBackend
 
 def _units(n: int) -> list[WorkUnit]:
     return [WorkUnit(f"t{i // 2:02d}", i % 2, 100 + i) for i in range(n)]
-
-
-@dataclass
-class RecordingSink:
-    """The writer's view: what was started, written and cancelled, and the in-flight peak."""
-
-    concurrency: int
-    started: list[WorkUnit] = field(default_factory=list)
-    finished: list[PackedOutcome] = field(default_factory=list)
-    cancelled: list[tuple[WorkUnit, str]] = field(default_factory=list)
-    peak: int = 0
-
-    def in_flight(self) -> int:
-        return len(self.started) - len(self.finished) - len(self.cancelled)
-
-    # the Sink protocol
-    def started_(self, unit: WorkUnit) -> None:
-        assert unit not in self.started, f"{unit} started twice"
-        self.started.append(unit)
-        self.peak = max(self.peak, self.in_flight())
-        assert self.in_flight() <= self.concurrency
-
-    def finished_(self, packed: PackedOutcome) -> None:
-        assert packed.unit in self.started, f"{packed.unit} written but never started"
-        assert packed.unit not in [p.unit for p in self.finished], f"{packed.unit} written twice"
-        self.finished.append(packed)
-
-    def cancelled_(self, unit: WorkUnit, note: str) -> None:
-        self.cancelled.append((unit, note))
-
-
-class SinkAdapter:
-    def __init__(self, sink: RecordingSink) -> None:
-        self.started = sink.started_
-        self.finished = sink.finished_
-        self.cancelled = sink.cancelled_
 
 
 # ------------------------------------------------------------------ ProcessBackend, faked pipes
