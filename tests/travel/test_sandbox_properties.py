@@ -396,3 +396,44 @@ def test_renormalize_needs_an_object_of_params() -> None:
     )
     assert time_of_key('[["params", "p"], ["time", 5]]') == "5"
     assert params_of_key('[["time", "t"], ["params", 7]]') == "7"
+
+
+def test_two_processes_simulating_one_call_both_answer_with_the_first_stored(
+    tmp_path: Path,
+) -> None:
+    """Another process (another sandbox on the same memo folder) stores its answer while this
+    one's simulator is still writing: this one answers with the stored first answer too."""
+    args, tool = {"query": "tea"}, "web_search"
+    first = Sandbox(SandboxConfig(backend="simulate", memo_dir=tmp_path), CountingSimulator())  # type: ignore[arg-type]
+
+    class Slow(CountingSimulator):
+        async def generate(self, *a: Any, **kw: Any) -> AssistantMessage:
+            await first.answer(tool, args, TIME, "en")  # the other process wins the race
+            return AssistantMessage(content="late answer", usage=Usage.zero())
+
+    second = Sandbox(SandboxConfig(backend="simulate", memo_dir=tmp_path), Slow())  # type: ignore[arg-type]
+    try:
+        late = asyncio.run(second.answer(tool, args, TIME, "en"))
+    finally:
+        first.close()
+        second.close()
+    assert late.source == "simulated"
+    assert late.content == "answer 1", "the answer stored first, not this simulator's own"
+
+
+@pytest.mark.parametrize(
+    ("tool", "args"),
+    [
+        ("map_compute_routes", {"origin": "1,2", "destination": "3,4", "traffic_aware": 0}),
+        ("travel_search_flights", {"origin": "a", "destination": "b", "date": "d", "days": False}),
+    ],
+    ids=["zero-for-false", "false-for-zero"],
+)
+def test_a_value_equal_to_a_default_of_another_type_is_kept(
+    tool: str, args: dict[str, Any]
+) -> None:
+    """``0 == False`` in Python, but the official tools tell them apart: not a default."""
+    (name,) = set(args) - {"origin", "destination", "date"}
+    assert f'"{name}":' in normalized_params(tool, args)
+    default = {"traffic_aware": False, "days": 0}[name]
+    assert f'"{name}":' not in normalized_params(tool, {**args, name: default})
