@@ -158,6 +158,11 @@ CASES: list[tuple[str, str, dict[str, Any], str, str, bool]] = [
     ("along-destination", A, {**_AL, "destination": None},
      'destination must be "latitude,longitude", got null',
      'destination 格式应为"纬度,经度"，实际为 null', False),
+    ("along-chinese-value", A, {**_AL, "origin": "北京"},
+     'origin must be "latitude,longitude", got "北京"',
+     'origin 格式应为"纬度,经度"，实际为 "北京"', False),
+    ("central-limit", C, {**_CE, "limit": 0},
+     "limit out of range (>= 1): 0", "limit 超出范围（>= 1）：0", False),
     ("along-limit", A, {**_AL, "limit": -3},
      "limit out of range (>= 1): -3", "limit 超出范围（>= 1）：-3", False),
     ("central-none", C, {**_CE, "origins": None},
@@ -258,6 +263,12 @@ def test_both_coordinates_of_every_origin_must_be_numbers(
     origins: list[str], accepted: bool
 ) -> None:
     assert (check_call(C, {**_CE, "origins": origins}, NOW) is None) is accepted
+
+
+def test_a_limit_of_one_is_enough_everywhere() -> None:
+    assert check_call(C, {**_CE, "limit": 1}, NOW) is None
+    assert check_call(A, {**_AL, "limit": 1}, NOW) is None
+    assert check_call(P, {"query": "q", "limit": 1}, NOW) is None
 
 
 def test_the_window_is_fifteen_days() -> None:
