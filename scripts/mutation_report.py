@@ -291,13 +291,15 @@ def tests_of(name: str) -> list[str]:
 
 def rerun_limit(path: str, name: str) -> float:
     """Wall-clock seconds allowed to a re-run: generous, so that only a mutant that hangs its
-    tests (an endless loop) times out, not one slowed down by a busy machine."""
+    tests (an endless loop) times out, not one slowed down by a busy machine (at least
+    ``$MUTATION_RERUN_MIN_S``, default 300, and 20 times the tests' measured duration)."""
     meta = MUTANTS / (path + ".meta")
     estimate = 0.0
     if meta.is_file():
         data = json.loads(meta.read_text(encoding="utf-8"))
         estimate = float(data.get("estimated_durations_by_key", {}).get(name, 0.0))
-    return max(300.0, 20 * estimate)
+    floor = float(os.environ.get("MUTATION_RERUN_MIN_S", "300"))
+    return max(floor, 20 * estimate)
 
 
 def run_fresh(name: str, tests: list[str], limit: float) -> int:
