@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from lifebench.flow.agents.parse import ParsedReply, parse_arguments, parse_react, scan_json
+from lifebench.flow.agents.parse import (
+    ParsedReply,
+    parse_arguments,
+    parse_react,
+    scan_json,
+    thought_fields,
+)
 
 
 @pytest.mark.parametrize(
@@ -85,3 +91,42 @@ def test_functions_prefix_in_any_case_and_quoted_names() -> None:
     assert got.action == "pay" and "'functions.' prefix removed" in got.notes
     assert parse_react('Action: "pay_bill"\nAction Input: {}').action == "pay_bill"
     assert parse_react("Action: ***\nAction Input: {}").action is None
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("X{}", ("{}", 3)),
+        ("{X}", ("{X}", 3)),
+        ('{"": 1}', ('{"": 1}', 7)),
+        ('"{" {}', None),
+        ("{X 'a}'}", ("{X 'a}", 6)),
+        ("{X'}'}", ("{X'}", 4)),
+    ],
+    ids=["lead-letter", "letter-inside", "empty-key", "quote-before-start", "letter-before-quote",
+         "letter-then-quote"],
+)  # fmt: skip
+def test_scan_json_letters_are_not_brackets_blanks_or_openers(
+    text: str, want: tuple[str, int] | None
+) -> None:
+    assert scan_json(text) == want
+
+
+def test_values_keep_their_own_letters() -> None:
+    got = parse_react("Thought: X marks it X\nResponse: BOX")
+    assert (got.thought, got.response) == ("X marks it X", "BOX")
+    assert parse_react("Action: XpayX\nAction Input: {}").action == "XpayX"
+    assert thought_fields("current_node=AX, intent=X").current_node == "AX"
+    assert thought_fields("current_node=AX, intent=X").intent == "X"
+
+
+def test_text_around_braces_is_not_an_empty_input() -> None:
+    assert parse_arguments("XX{}XX") == ({}, "{}", ("text after the Action Input JSON ignored",))
+
+
+def test_repaired_arguments_keep_non_ascii_text() -> None:
+    assert parse_arguments("{'城市': '北京',}") == (
+        {"城市": "北京"},
+        '{"城市": "北京"}',
+        ("Action Input JSON repaired",),
+    )
