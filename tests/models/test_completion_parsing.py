@@ -129,3 +129,12 @@ def test_request_options_carry_the_set_sampling_fields_only() -> None:
     config = GenerateConfig(temperature=0.0, seed=7, top_p=None, max_tokens=12)
     assert request_options(config) == {"temperature": 0.0, "max_tokens": 12, "seed": 7}
     assert request_options(GenerateConfig()) == {}
+
+
+def test_only_overrides_of_model_messages_or_tools_need_the_general_body() -> None:
+    from lifebench.models._wire import needs_plain_body
+
+    for key in ("model", "messages", "tools"):
+        assert needs_plain_body(GenerateConfig(extra_body={key: 1})) is True
+    assert needs_plain_body(GenerateConfig(extra_body={"stop": ["x"]})) is False
+    assert needs_plain_body(GenerateConfig()) is False
