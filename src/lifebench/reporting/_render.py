@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from lifebench._util.text import natural_key
 from lifebench.metrics._types import Interval
 from lifebench.reporting._outcomes import OUTCOME_MARKS, UnitSummary
 from lifebench.reporting._report import Report
@@ -206,8 +207,9 @@ _MARK_STYLE = {"✓": "green", "✗": "red", "E": "yellow", "G": "yellow", "U": 
 
 
 def task_lines(report: Report, outcomes: Sequence[UnitSummary]) -> list[Text]:
-    """Per task: its trials' marks, mean reward and terminations, then (indented) the
-    criteria that failed (first lines, with counts) and each trial's error."""
+    """Per task (ids in natural order: ``T2`` before ``T10``): its trials' marks, mean reward
+    and terminations, then (indented) the criteria that failed (first lines, with counts) and
+    each trial's error."""
     by_task: dict[str, list[UnitSummary]] = defaultdict(list)
     for o in outcomes:
         by_task[o.task_id].append(o)
@@ -219,7 +221,7 @@ def task_lines(report: Report, outcomes: Sequence[UnitSummary]) -> list[Text]:
             style="bold",
         )
     ]
-    for task_id in sorted(by_task):
+    for task_id in sorted(by_task, key=natural_key):
         units = sorted(by_task[task_id], key=lambda o: o.trial)
         line = Text(safe_text(task_id), style="bold") + Text("  ")
         for mark in outcome_marks(units):
@@ -280,6 +282,29 @@ def suite_table(report: Report) -> Table:
     for name, text in rows:
         table.add_row(Text(safe_text(name)), Text(safe_text(text)))
     return table
+
+
+def headline(report: Report) -> str:
+    """The report in one line: the largest k's avg@k / pass@k / pass^k, counts and cost."""
+    k = str(report.max_k) if report.max_k else None
+    parts = [f"{report.n_tasks} tasks, {report.n_simulations} simulations"]
+    if k is not None:
+        parts.append(
+            f"avg@{k} {_pct(report.avg_at_k.get(k))} · pass@{k} {_pct(report.pass_at_k.get(k))}"
+            f" · pass^{k} {_pct(report.pass_hat_k.get(k))}"
+        )
+    problems = [
+        f"{n} {what}"
+        for n, what in (
+            (report.n_errors, "infrastructure errors"),
+            (report.n_rejected, "rejected"),
+            (report.n_grading_errors, "grading errors"),
+            (report.n_pending, "pending"),
+        )
+        if n
+    ]
+    parts.append(f"cost {_money(report.cost.sum)}")
+    return " — ".join([*parts, *(["; ".join(problems)] if problems else [])])
 
 
 def render_report(
