@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from lifebench.cli._data import app as data_app
 from lifebench.cli._eval import eval_
 from lifebench.cli._export import export
 from lifebench.cli._help import HelpGroup
@@ -62,3 +63,4 @@ app.command("export")(export)
 app.command("view")(view)
 app.add_typer(tasks_app, name="tasks")
 app.add_typer(tools_app, name="tools")
+app.add_typer(data_app, name="data")
