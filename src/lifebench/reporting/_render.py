@@ -12,6 +12,7 @@ from rich.text import Text
 
 from lifebench._util.text import natural_key
 from lifebench.metrics._types import Interval
+from lifebench.reporting._format import money
 from lifebench.reporting._outcomes import OUTCOME_MARKS, UnitSummary
 from lifebench.reporting._report import Report
 from lifebench.reporting._safe import safe_text
@@ -33,8 +34,8 @@ def _num(value: float | None, digits: int = 1) -> str:
     return "—" if value is None else f"{value:,.{digits}f}"
 
 
-def _money(value: float | None) -> str:
-    return "—" if value is None else f"${value:,.4f}"
+def _money(value: float | None, unknown: bool = False) -> str:
+    return money(value, unknown)
 
 
 def summary_table(report: Report) -> Table:
@@ -93,7 +94,7 @@ def basis_table(report: Report) -> Table:
             _pct(report.score_by_basis.get(name)),
             str(usage.calls) if usage else "–",
             _num(usage.mean_tokens, 0) if usage else "–",
-            _money(usage.mean_cost) if usage else "–",
+            _money(usage.mean_cost, usage.unpriced > 0) if usage else "–",
         )
     for pair, kappa in report.kappa_by_pair.items():
         label = Text(safe_text(f"κ {pair.replace('~', ' vs ')}"))
@@ -146,10 +147,18 @@ def usage_table(report: Report) -> Table:
         ("judge", tokens.judge, cost.judge),
         ("tool", tokens.tool, cost.tool),
     ):
-        table.add_row(role, _num(usage.prompt, 0), _num(usage.completion, 0), _money(spend))
+        spend_text = _money(spend, cost.unknown(role))
+        table.add_row(role, _num(usage.prompt, 0), _num(usage.completion, 0), spend_text)
     table.add_section()
-    table.add_row("total", "", "", _money(cost.total))
-    table.add_row("run total / per success", "", _money(cost.sum), _money(cost.per_success))
+    unknown = cost.unknown("total")
+    table.add_row("total", "", "", _money(cost.total, unknown))
+    table.add_row(
+        "run total / per success", "", _money(cost.sum, unknown), _money(cost.per_success, unknown)
+    )
+    priced = [f"{role}: {', '.join(sources)}" for role, sources in cost.priced_by.items()]
+    unpriced = [f"{role}: unknown ({n} call(s))" for role, n in cost.unpriced.items()]
+    if priced or unpriced:
+        table.caption = "prices — " + "; ".join([*priced, *unpriced])
     table.add_row("turns / tool calls", _num(report.mean_turns), _num(report.mean_tool_calls), "")
     table.add_row("tool error rate", _pct(report.tool_error_rate), "", "")
     return table
@@ -303,7 +312,7 @@ def headline(report: Report) -> str:
         )
         if n
     ]
-    parts.append(f"cost {_money(report.cost.sum)}")
+    parts.append(f"cost {_money(report.cost.sum, report.cost.unknown('sum'))}")
     return " — ".join([*parts, *(["; ".join(problems)] if problems else [])])
 
 
