@@ -10,6 +10,7 @@ from lifebench.data._catalog import (
     Licence,
     ManualStep,
 )
+from lifebench.data._detect import detect_suite, detect_suite_of, suites_of
 from lifebench.data._fetch import DataError, Digest, FileOutcome, digest_file, fetch_file
 from lifebench.data._get import GetResult, base_url, by_hand, dataset, get_dataset
 
@@ -28,7 +29,10 @@ __all__ = [
     "base_url",
     "by_hand",
     "dataset",
+    "detect_suite",
+    "detect_suite_of",
     "digest_file",
     "fetch_file",
     "get_dataset",
+    "suites_of",
 ]
