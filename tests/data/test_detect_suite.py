@@ -149,14 +149,18 @@ def travel_file(tmp_path: Path) -> Path:
         (("travelbench", "unsolve.jsonl"), "travel"),
         (("vitabench", "delivery_tasks_en.json"), "vita"),
         (("flowbench", "sample_turns.jsonl"), "flow"),
-        (("flowbench",), "flow"),
+        (("flowbench", "workflow_final.jsonl", ".."), "flow"),  # the knowledge directory
         (("flowbench", "workflow_final.jsonl"), "flow"),
     ],
 )
 def test_the_official_samples_are_recognised(parts: tuple[str, ...], suite: str) -> None:
     from shared_data import shared_file
 
-    assert detect_suite(shared_file(*parts)) == suite
+    if parts[-1] == "..":
+        path = shared_file(*parts[:-1]).parent
+    else:
+        path = shared_file(*parts)
+    assert detect_suite(path) == suite
 
 
 def test_validate_the_official_travel_sample_without_suite() -> None:
