@@ -156,10 +156,7 @@ def travel_file(tmp_path: Path) -> Path:
 def test_the_official_samples_are_recognised(parts: tuple[str, ...], suite: str) -> None:
     from shared_data import shared_file
 
-    if parts[-1] == "..":
-        path = shared_file(*parts[:-1]).parent
-    else:
-        path = shared_file(*parts)
+    path = shared_file(*parts[:-1]).parent if parts[-1] == ".." else shared_file(*parts)
     assert detect_suite(path) == suite
 
 
