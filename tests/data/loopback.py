@@ -18,6 +18,8 @@ class Behaviour:
     files: dict[str, bytes] = field(default_factory=dict)
     cut_after: dict[str, int] = field(default_factory=dict)
     """path → bytes sent before the connection is dropped (once per path)."""
+    cut_every: dict[str, int] = field(default_factory=dict)
+    """path → bytes sent before the connection is dropped, on every request."""
     ignore_range: bool = False
     requests: list[tuple[str, str | None]] = field(default_factory=list)
     """(path, Range header) of every request, in order."""
@@ -53,7 +55,7 @@ class _Handler(BaseHTTPRequestHandler):
         payload = body[start:]
         self.send_header("Content-Length", str(len(payload)))
         self.end_headers()
-        cut = b.cut_after.pop(self.path, None)
+        cut = b.cut_after.pop(self.path, b.cut_every.get(self.path))
         if cut is not None:
             self.wfile.write(payload[:cut])
             self.wfile.flush()

@@ -161,11 +161,32 @@ def test_a_wrong_file_in_place_is_replaced(tmp_path: Path) -> None:
 
 def test_http_errors_name_the_url_and_keep_nothing(tmp_path: Path) -> None:
     item = _item("gone.json", SMALL)
-    with serve(Behaviour()) as base:
+    behaviour = Behaviour()
+    with serve(behaviour) as base:
         result = _get(_dataset(item), tmp_path, base)
     assert not result.complete
-    assert "HTTP 404" in result.files[0].detail and _url_path(item) in result.files[0].detail
+    detail = result.files[0].detail
+    assert "HTTP 404" in detail and _url_path(item) in detail and "resume" not in detail
+    assert len(behaviour.requests) == 1  # a 404 is not retried
     assert not list((tmp_path / "bench").rglob("gone.json*"))
+
+
+def test_a_connection_cut_every_time_keeps_the_part_to_resume(tmp_path: Path) -> None:
+    big = _item("data/big.json", BIG)
+    path = _url_path(big)
+    behaviour = Behaviour(files={path: BIG}, cut_every={path: 100_000})
+    with serve(behaviour) as base:
+        result = _get(_dataset(big), tmp_path, base)
+    assert not result.complete and len(behaviour.requests) == 3  # bounded attempts
+    assert "run the command again to resume" in result.files[0].detail
+    part = tmp_path / "bench" / "data" / "big.json.part"
+    kept = part.stat().st_size
+    assert 200_000 <= kept < len(BIG)  # each attempt added what it received
+    assert not (tmp_path / "bench" / "data" / "big.json").exists()
+    with serve(Behaviour(files={path: BIG})) as base:
+        again = _get(_dataset(big), tmp_path, base)
+    assert again.complete and again.files[0].resumed_from == kept
+    assert (tmp_path / "bench" / "data" / "big.json").read_bytes() == BIG
 
 
 def _zip(entries: dict[str, bytes]) -> bytes:

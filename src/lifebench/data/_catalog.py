@@ -61,7 +61,7 @@ class DataFile(_Frozen):
         """How the content is pinned, for messages."""
         if self.sha256:
             return f"sha256 {self.sha256}"
-        return f"git blob {self.git_blob} (sha1 of 'blob <size>\\0' + content)"
+        return f"git blob {self.git_blob}, i.e. sha1 of 'blob SIZE\\0' + content"
 
 
 class ManualStep(_Frozen):

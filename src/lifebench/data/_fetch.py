@@ -41,6 +41,10 @@ class UnreachableError(DataError):
     """The server could not be reached at all (no network, unknown host, refused)."""
 
 
+class RefusedError(DataError):
+    """The server answered with an error no retry changes (404, 403, …)."""
+
+
 @dataclass(frozen=True)
 class Digest:
     """What a file's bytes hash to."""
@@ -121,8 +125,9 @@ async def _download(
             if response.status == 416 and offset:
                 return  # the part already holds everything: verification decides
             if response.status not in (200, 206):
-                reason = response.reason or ""
-                raise DataError(f"HTTP {response.status} {reason} from {url}".rstrip())
+                reason = f"HTTP {response.status} {response.reason or ''}".rstrip()
+                final = 400 <= response.status < 500 and response.status not in (408, 429)
+                raise (RefusedError if final else DataError)(f"{reason} from {url}")
             if response.status == 206:
                 start = _range_start(response.headers.get("Content-Range", ""))
                 if start != offset:
@@ -180,6 +185,10 @@ async def fetch_file(
             outcome.detail = str(exc)
             outcome.status = "missing"
             return outcome
+        except RefusedError as exc:
+            await asyncio.to_thread(_drop_if_empty, part)
+            outcome.detail = str(exc)
+            return outcome
         except DataError as exc:
             last = exc
             continue
@@ -191,6 +200,11 @@ async def fetch_file(
         outcome.detail += "to resume"
         return outcome
     return await asyncio.to_thread(_verify_into_place, outcome, part, url)
+
+
+def _drop_if_empty(part: Path) -> None:
+    if _size(part) == 0:
+        part.unlink(missing_ok=True)
 
 
 def _prepare(item: DataFile, target: Path) -> tuple[FileOutcome, Path]:
