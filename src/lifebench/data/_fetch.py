@@ -14,7 +14,7 @@ import os
 import shutil
 import zipfile
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Literal
 
@@ -87,7 +87,6 @@ class FileOutcome:
     digest: Digest | None = None
     detail: str = ""
     resumed_from: int = 0
-    requests: list[str] = field(default_factory=list)
 
 
 def _size(path: Path) -> int:
@@ -103,7 +102,6 @@ async def _download(
     *,
     timeout_s: float,
     progress: ProgressFn | None,
-    log: list[str],
 ) -> None:
     """Bring ``part`` to the whole content of ``url``, resuming from its current size.
 
@@ -115,7 +113,6 @@ async def _download(
 
     offset = await asyncio.to_thread(_size, part)
     headers = {"Range": f"bytes={offset}-"} if offset else {}
-    log.append(headers.get("Range", "full"))
     timeout = aiohttp.ClientTimeout(total=None, sock_connect=timeout_s, sock_read=timeout_s)
     try:
         async with (
