@@ -177,7 +177,7 @@ async def fetch_file(
     last: DataError | None = None
     for _ in range(ATTEMPTS):
         try:
-            await _download(url, part, timeout_s=timeout_s, progress=progress, log=outcome.requests)
+            await _download(url, part, timeout_s=timeout_s, progress=progress)
         except UnreachableError as exc:
             outcome.detail = str(exc)
             outcome.status = "missing"
