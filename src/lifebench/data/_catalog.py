@@ -96,66 +96,38 @@ _FLOW = "MiuLab/FlowSwitch"
 _FLOW_COMMIT = "f1dfe7fe668fcb7c67c24b22749e7c0aa007342e"
 
 
-def _vita(
-    path: str,
-    dest: str,
-    blob: str,
-    sha256: str | None = None,
-    size: int | None = None,
-    what: str = "",
-) -> DataFile:
-    return DataFile(
-        repo=_VITA,
-        commit=_VITA_COMMIT,
-        path=path,
-        dest=dest,
-        git_blob=blob,
-        sha256=sha256,
-        size=size,
-        what=what,
-    )
+class _Pinned:
+    """Builds the :class:`DataFile` entries of one repository at one commit."""
+
+    def __init__(self, repo: str, commit: str) -> None:
+        self.repo, self.commit = repo, commit
+
+    def __call__(
+        self,
+        path: str,
+        dest: str,
+        blob: str,
+        sha256: str | None = None,
+        size: int | None = None,
+        what: str = "",
+        extract_to: str | None = None,
+    ) -> DataFile:
+        return DataFile(
+            repo=self.repo,
+            commit=self.commit,
+            path=path,
+            dest=dest,
+            git_blob=blob,
+            sha256=sha256,
+            size=size,
+            what=what,
+            extract_to=extract_to,
+        )
 
 
-def _travel(
-    path: str,
-    dest: str,
-    blob: str,
-    sha256: str | None = None,
-    size: int | None = None,
-    what: str = "",
-    extract_to: str | None = None,
-) -> DataFile:
-    return DataFile(
-        repo=_TRAVEL,
-        commit=_TRAVEL_COMMIT,
-        path=path,
-        dest=dest,
-        git_blob=blob,
-        sha256=sha256,
-        size=size,
-        what=what,
-        extract_to=extract_to,
-    )
-
-
-def _flow(
-    path: str,
-    dest: str,
-    blob: str,
-    sha256: str | None = None,
-    size: int | None = None,
-    what: str = "",
-) -> DataFile:
-    return DataFile(
-        repo=_FLOW,
-        commit=_FLOW_COMMIT,
-        path=path,
-        dest=dest,
-        git_blob=blob,
-        sha256=sha256,
-        size=size,
-        what=what,
-    )
+_vita = _Pinned(_VITA, _VITA_COMMIT)
+_travel = _Pinned(_TRAVEL, _TRAVEL_COMMIT)
+_flow = _Pinned(_FLOW, _FLOW_COMMIT)
 
 
 _D = "data/vita/domains"
