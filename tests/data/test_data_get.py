@@ -348,3 +348,19 @@ def test_catalogue_pins_match_the_shared_copies_of_the_same_files() -> None:
             item.size,
             item.git_blob,
         ), dest
+
+
+def test_progress_reports_bytes_and_total_per_file(tmp_path: Path) -> None:
+    big = _item("data/big.json", BIG)
+    seen: list[tuple[str, int, int | None]] = []
+
+    def factory(item: DataFile):  # type: ignore[no-untyped-def]
+        return lambda done, total: seen.append((item.dest, done, total))
+
+    path = _url_path(big)
+    with serve(Behaviour(files={path: BIG}, cut_after={path: 400_000})) as base:
+        result = asyncio.run(get_dataset(_dataset(big), tmp_path, url=base, progress=factory))
+    assert result.complete
+    done = [d for _, d, _ in seen]
+    assert done == sorted(done) and done[-1] == len(BIG)  # resumed: counts go on, not back
+    assert {t for _, _, t in seen} == {len(BIG)} and {n for n, _, _ in seen} == {big.dest}
