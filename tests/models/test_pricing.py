@@ -156,7 +156,17 @@ def test_model_at_url_without_a_price_reports_unknown(tmp_path: Path) -> None:
     for role in ("agent", "user", "total", "run total / per success"):
         assert "unknown" in rows[role] and "$" not in rows[role], role
     assert "$0.0000" in rows["judge"]  # no judge calls: nothing spent, known
-    assert "cost unknown" in out.splitlines()[-1] or "cost unknown" in out
+    assert "prices — agent: unknown" in out  # the table's caption: the source of every role
+
+    run_dir = str(tmp_path / "run")
+    html, md = tmp_path / "r.html", tmp_path / "r.md"
+    runner = CliRunner()
+    assert runner.invoke(app, ["report", run_dir, "--html", str(html)]).exit_code == 0
+    assert runner.invoke(app, ["report", run_dir, "--markdown", str(md)]).exit_code == 0
+    for text in (html.read_text(), md.read_text()):
+        assert "agent: unknown (" in text and "user: unknown (" in text
+    table = md.read_text().split("## Activity, cost and tool errors")[1].split("\n\n")[1]
+    assert "$" not in table.splitlines()[-1].split("|")[5]  # agent cost cell: unknown, no $
 
 
 def test_a_models_file_price_prices_the_run(tmp_path: Path) -> None:
@@ -179,3 +189,9 @@ def test_a_models_file_price_prices_the_run(tmp_path: Path) -> None:
     assert cost["priced_by"] == {"agent": ["models file"], "user": ["models file"]}
     assert not [w for w in report["warnings"] if w.startswith("cost unknown")]
     assert "cost $" in out  # the headline
+    md = tmp_path / "r.md"
+    assert (
+        CliRunner().invoke(app, ["report", str(tmp_path / "run"), "--markdown", str(md)]).exit_code
+        == 0
+    )
+    assert "agent: models file; user: models file" in md.read_text()
