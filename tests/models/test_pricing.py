@@ -165,8 +165,11 @@ def test_model_at_url_without_a_price_reports_unknown(tmp_path: Path) -> None:
     assert runner.invoke(app, ["report", run_dir, "--markdown", str(md)]).exit_code == 0
     for text in (html.read_text(), md.read_text()):
         assert "agent: unknown (" in text and "user: unknown (" in text
-    table = md.read_text().split("## Activity, cost and tool errors")[1].split("\n\n")[1]
-    assert "$" not in table.splitlines()[-1].split("|")[5]  # agent cost cell: unknown, no $
+    section = md.read_text().split("## Activity, cost and tool errors")[1]
+    row = next(line for line in section.splitlines() if line.startswith("| run | "))
+    cells = [c.strip() for c in row.split("|")[1:-1]]
+    assert cells[4:7] == ["unknown", "unknown", "$0.0000"]  # agent, user, judge (no calls)
+    assert cells[8:] == ["unknown", "unknown", "unknown"]  # per simulation, total, per success
 
 
 def test_a_models_file_price_prices_the_run(tmp_path: Path) -> None:
