@@ -166,7 +166,8 @@ def test_model_at_url_without_a_price_reports_unknown(tmp_path: Path) -> None:
     for text in (html.read_text(), md.read_text()):
         assert "agent: unknown (" in text and "user: unknown (" in text
     section = md.read_text().split("## Activity, cost and tool errors")[1]
-    row = next(line for line in section.splitlines() if line.startswith("| run | "))
+    header, row = [line for line in section.splitlines() if line.startswith("| run | ")][:2]
+    assert "agent cost" in header
     cells = [c.strip() for c in row.split("|")[1:-1]]
     assert cells[4:7] == ["unknown", "unknown", "$0.0000"]  # agent, user, judge (no calls)
     assert cells[8:] == ["unknown", "unknown", "unknown"]  # per simulation, total, per success
