@@ -45,8 +45,21 @@ def test_known_models_are_priced_by_the_library(model: str, url: str, provider: 
     assert isinstance(pricing, LibraryPrice) and pricing.provider_id == provider
     cost = pricing.cost(1000, 500)
     assert cost is not None and cost > 0
-    assert cost == pytest.approx(_library(model, provider_id=provider))
+    assert cost == _library(model, provider_id=provider)
     assert pricing.source.startswith(f"genai-prices {genai_prices.__version__}: {provider} ")
+
+
+def test_the_price_is_that_of_the_time_of_the_call() -> None:
+    """DeepSeek charges less off-peak (16:30-00:30 UTC in the table): the clock decides."""
+    peak = pricing_for("deepseek-chat", "https://api.deepseek.com/v1", now=lambda: NOON)
+    night = pricing_for(
+        "deepseek-chat",
+        "https://api.deepseek.com/v1",
+        now=lambda: datetime(2026, 1, 15, 17, 0, tzinfo=UTC),
+    )
+    assert isinstance(peak, LibraryPrice) and isinstance(night, LibraryPrice)
+    assert peak.cost(1000, 500) == _library("deepseek-chat", provider_id="deepseek")
+    assert night.cost(1000, 500) < peak.cost(1000, 500)
 
 
 def test_credentials_in_the_url_never_reach_the_source() -> None:
@@ -62,6 +75,12 @@ def test_credentials_in_the_url_never_reach_the_source() -> None:
         ("gpt-4.1", "http://127.0.0.1:8000/v1"),  # even a known id, served here
         ("gpt-4.1", "http://10.1.2.3:8000/v1"),
         ("gpt-4.1", "http://gpu-box:8000/v1"),
+        ("gpt-4.1", "http://vllm.local:8000/v1"),
+        ("gpt-4.1", "http://llm.internal/v1"),
+        ("gpt-4.1", "http://box.lan/v1"),
+        ("gpt-4.1", "http://169.254.10.1/v1"),  # link-local
+        ("gpt-4.1", "http://[::1]:8000/v1"),
+        ("gpt-4.1", "http:///v1"),  # no host at all
         ("my-finetune-7b", "https://api.example.com/v1"),  # unknown to the table
     ],
 )
@@ -92,12 +111,12 @@ def test_each_call_records_its_cost_or_that_it_is_unpriced() -> None:
     library = pricing_for("gpt-4.1", "https://api.openai.com/v1", now=lambda: NOON)
     priced = parse_completion(body, library, 0).usage
     assert priced is not None and priced.unpriced == 0
-    assert priced.cost == pytest.approx(_library("gpt-4.1", provider_id="openai"))
+    assert priced.cost == _library("gpt-4.1", provider_id="openai")
     assert priced.priced_by == (library.source,)
 
     explicit = parse_completion(body, Price(input_per_mtok=2.0, output_per_mtok=8.0), 0).usage
     assert explicit is not None and explicit.priced_by == ("models file",)
-    assert explicit.cost == pytest.approx((1000 * 2 + 500 * 8) / 1e6)
+    assert explicit.cost == (1000 * 2.0 + 500 * 8.0) / 1_000_000
 
     unknown = parse_completion(body, Unpriced("no price"), 0).usage
     assert unknown is not None and (unknown.unpriced, unknown.cost, unknown.priced_by) == (1, 0, ())

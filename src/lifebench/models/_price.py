@@ -12,7 +12,6 @@ import ipaddress
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -98,7 +97,7 @@ def _is_private(host: str) -> bool:
         address = ipaddress.ip_address(host)
     except ValueError:
         return "." not in host  # a bare machine name
-    return address.is_private or address.is_loopback or address.is_link_local
+    return address.is_private  # loopback and link-local addresses included
 
 
 def pricing_for(
@@ -123,26 +122,22 @@ def pricing_for(
     if _is_private(host):
         return Unpriced(f"{host or 'the endpoint'} is a self-hosted server (no per-token price)")
     url = f"{parts.scheme}://{host}{parts.path}"  # no credentials, no query
-    import genai_prices
+    from genai_prices import __version__ as version
 
-    found = _lookup(genai_prices, model, provider_api_url=url)
+    found = _lookup(model, url) or _lookup(model, None)
     if found is None:
-        found = _lookup(genai_prices, model, provider_api_url=None)
-    if found is None:
-        return Unpriced(f"{LIBRARY} {genai_prices.__version__} has no price for {model!r}")
+        return Unpriced(f"{LIBRARY} {version} has no price for {model!r}")
     provider_id, model_id = found
-    return LibraryPrice(model, provider_id, model_id, genai_prices.__version__, now)
+    return LibraryPrice(model, provider_id, model_id, version, now)
 
 
-def _lookup(library: Any, model: str, *, provider_api_url: str | None) -> tuple[str, str] | None:
-    """(provider id, model id) of ``model`` in the library's bundled table, or None."""
+def _lookup(model: str, provider_api_url: str | None) -> tuple[str, str] | None:
+    """(provider id, model id) of ``model`` in the library's bundled table — at the provider
+    whose API URL matches, or (``None``) the provider whose models it names — else None."""
+    from genai_prices.data_snapshot import get_snapshot
+
     try:
-        calculation = library.calc_price(
-            library.Usage(input_tokens=0, output_tokens=0),
-            model,
-            provider_api_url=provider_api_url,
-            genai_request_timestamp=datetime(2026, 1, 1, tzinfo=UTC),
-        )
+        provider, info = get_snapshot().find_provider_model(model, None, None, provider_api_url)
     except LookupError:
         return None
-    return str(calculation.provider.id), str(calculation.model.id)
+    return str(provider.id), str(info.id)
