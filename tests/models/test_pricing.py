@@ -4,7 +4,7 @@ unknown price is reported as "unknown" with one warning, never as $0."""
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +60,12 @@ def test_the_price_is_that_of_the_time_of_the_call() -> None:
     assert isinstance(peak, LibraryPrice) and isinstance(night, LibraryPrice)
     assert peak.cost(1000, 500) == _library("deepseek-chat", provider_id="deepseek")
     assert night.cost(1000, 500) < peak.cost(1000, 500)
+
+
+def test_the_default_clock_is_utc() -> None:
+    pricing = pricing_for("gpt-4.1", "https://api.openai.com/v1")
+    assert isinstance(pricing, LibraryPrice)
+    assert pricing.now().utcoffset() == timedelta(0)  # an aware time: off-peak hours are UTC
 
 
 def test_credentials_in_the_url_never_reach_the_source() -> None:
