@@ -91,12 +91,12 @@ Pricing = Price | LibraryPrice | Unpriced
 
 
 def _is_private(host: str) -> bool:
-    if host in ("localhost", "") or host.endswith((".local", ".internal", ".lan")):
+    if host.endswith((".local", ".internal", ".lan")):
         return True
     try:
         address = ipaddress.ip_address(host)
     except ValueError:
-        return "." not in host  # a bare machine name
+        return "." not in host  # a bare machine name (localhost too), or no host
     return address.is_private  # loopback and link-local addresses included
 
 
