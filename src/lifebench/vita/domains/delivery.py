@@ -8,7 +8,6 @@ thread-keyed registry; see docs/compat.md).
 
 from __future__ import annotations
 
-import re
 from datetime import timedelta
 from typing import Annotated, Any, ClassVar, Self
 
@@ -26,14 +25,12 @@ from lifebench.vita.domains.common import (
     SharedTools,
     VitaDB,
 )
+from lifebench.vita.grading.options import resolve_option
 from lifebench.vita.task import VitaTask
 
 # --------------------------------------------------------------------------------------------
 # Tables
 # --------------------------------------------------------------------------------------------
-
-_OPTION_SEPARATORS = re.compile(r"\s*[,，、;；]\s*")
-"""Separators of the options of one line's combination."""
 
 
 class StoreProduct(Record):
@@ -63,31 +60,28 @@ class StoreProduct(Record):
         return self.model_dump(mode="json", exclude_none=True)
 
     def choose_attribute(self, chosen: str) -> str:
-        """The offered spelling of ``chosen`` ("" for none); ToolError if it is not on offer.
+        """The offered spelling of what ``chosen`` names ("" for none); ToolError when it names
+        no offered option, or several.
 
-        Matching ignores case and surrounding/duplicate whitespace. A product that offers no
-        attributes accepts any text (kept as given), as in the official harness. Several
-        distinct offered options joined by commas (``"No Added Sugar, Less Ice"``) are one
-        line's combination of options, kept in their offered spellings: the official tool
-        takes any text, and such a combination is unambiguous.
+        One rule with the state grader (:func:`~lifebench.vita.grading.options.resolve_option`):
+        case, width, word and clause order, plurals, filler words and spelling variants do not
+        matter; a shortened or extended form names the one option it fits (never one that
+        differs by a negation, a degree word or a number); several distinct options joined by
+        commas are one line's combination; a blank wording or a lone "None" is none. A product
+        that offers no attributes accepts any text (kept as given), as in the official harness.
         """
-        wanted = " ".join(chosen.split())
-        if not wanted:
-            return ""
-        if not self.attributes:
-            return wanted
-        by_key = {" ".join(a.split()).casefold(): a for a in self.attributes}
-        single = by_key.get(wanted.casefold())
-        if single is not None:
-            return single
-        parts = [" ".join(p.split()).casefold() for p in _OPTION_SEPARATORS.split(wanted)]
-        if len(parts) > 1 and len(set(parts)) == len(parts) and all(p in by_key for p in parts):
-            return ", ".join(by_key[p] for p in parts)
+        choice = resolve_option(chosen, self.attributes)
+        if choice.resolved:
+            return choice.option
         options = "; ".join(f"'{a}'" for a in self.attributes)
+        what = f"product {self.product_id} ({self.name})"
+        if choice.candidates:
+            fits = "; ".join(f"'{a}'" for a in choice.candidates)
+            problem = f"Attribute '{chosen}' is ambiguous for {what}: it could be {fits}."
+        else:
+            problem = f"Attribute '{chosen}' is not offered for {what}."
         raise ToolError(
-            f"Attribute '{chosen}' is not offered for product {self.product_id} "
-            f'({self.name}). Offered attributes: {options}; use "" for none.',
-            "precondition",
+            f'{problem} Offered attributes: {options}; use "" for none.', "precondition"
         )
 
 
@@ -501,6 +495,8 @@ class DeliveryEnvironment(SharedTools):
                 "be aligned.",
                 "precondition",
             )
+        if not attributes:
+            attributes = None  # [] means no product takes an option, as when it is left out
         if attributes is not None and len(attributes) != n:
             raise ToolError(
                 f"attributes has {len(attributes)} items but product_ids has {n}; give one "
