@@ -24,6 +24,7 @@ from lifebench.vita.domains.common import (
     Record,
     SharedTools,
     VitaDB,
+    ident,
 )
 from lifebench.vita.grading.options import resolve_option
 from lifebench.vita.task import VitaTask
@@ -203,25 +204,25 @@ class DeliveryEnvironment(SharedTools):
         return [({"type": "store", **s.summary()}, s.location) for s in self.db.stores.values()]
 
     def _check_user(self, user_id: str) -> None:
-        if user_id.strip() != self.db.user_id:
+        if ident(user_id) != self.db.user_id:
             raise ToolError(f"User ID '{user_id}' does not match the current user.", "precondition")
 
     def _store(self, store_id: str) -> Store:
-        store = self.db.stores.get(store_id.strip())
+        store = self.db.stores.get(ident(store_id))
         if store is None:
             raise ToolError(f"Store '{store_id}' not found.", "not_found")
         return store
 
     def _catalog_product(self, product_id: str) -> StoreProduct | None:
         for store in self.db.stores.values():
-            found = store.product(product_id.strip())
+            found = store.product(ident(product_id))
             if found is not None:
                 return found
         return None
 
     def _order(self, order_id: str) -> Order:
         """A delivery order of the current user; ToolError otherwise."""
-        order = self.db.orders.get(order_id.strip())
+        order = self.db.orders.get(ident(order_id))
         if order is None:
             raise ToolError(f"Order '{order_id}' not found.", "not_found")
         if order.order_type != "delivery":
@@ -551,7 +552,7 @@ class DeliveryEnvironment(SharedTools):
     def _order_line(
         self, store: Store, product_id: str, count: int, attribute: str
     ) -> OrderProduct:
-        product = store.product(product_id.strip())
+        product = store.product(ident(product_id))
         if product is None:
             elsewhere = self._catalog_product(product_id)
             if elsewhere is not None:
