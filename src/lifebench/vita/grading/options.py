@@ -40,6 +40,7 @@ from lifebench.vita.grading.text import (
     NEGATION,
     TextKey,
     clause_texts,
+    is_cjk,
     is_modifier,
     text_key,
     text_tokens,
@@ -94,30 +95,59 @@ def _extra(short: Sequence[str], long: Sequence[str], ordered: bool) -> list[str
     return left if i == len(short) else None
 
 
+def _forms(wording: str, option: str) -> tuple[bool, list[str] | None]:
+    """(whether ``wording`` is the shorter side, the tokens only the longer side has) when one
+    is a shortened form of the other (in order when either has a modifier); None otherwise."""
+    want, have = text_tokens(wording), text_tokens(option)
+    if not want or not have or len(want) == len(have):
+        return False, None
+    shorter = len(want) < len(have)
+    short, long = (want, have) if shorter else (have, want)
+    ordered = any(is_modifier(t) for t in (*short, *long))
+    return shorter, _extra(short, long, ordered)
+
+
 def names(wording: str, option: str) -> bool:
     """Rule 5: whether ``wording`` names ``option`` as a shortened or extended form of it (not
     when both read the same). An extended wording may not add a clause of its own ("Hot, Warm"
     does not name "Hot"); an option may ("70% Sweet" names "70% Sweet (Recommended)")."""
-    want, have = text_tokens(wording), text_tokens(option)
-    if not want or not have or len(want) == len(have):
-        return False
-    short, long = (want, have) if len(want) < len(have) else (have, want)
-    ordered = any(is_modifier(t) for t in (*short, *long))
-    extra = _extra(short, long, ordered)
+    shorter, extra = _forms(wording, option)
     if extra is None or any(is_modifier(t) for t in extra):
         return False
-    return long is have or all(
+    want, have = text_tokens(wording), text_tokens(option)
+    if all(is_cjk(t) for t in want + have) and min(len(want), len(have)) < 2:
+        return False  # one Chinese character is no word ("辣" is not in "辣椒")
+    return shorter or all(
         any(t in have for t in text_tokens(clause)) for clause in clause_texts(wording)
     )
 
 
+def _near(wording: str, option: str) -> bool:
+    """Whether ``option`` is ``wording`` with a degree added ("Less Spicy", "50% Sugar",
+    "只要醋包" for "Spicy", "Sugar", "醋包"): the wording may mean it, so a longer form that
+    rule 5 accepts is not the only reading. An added negation is no such reading: a wording
+    without one asks for the positive ("Ice" never means "No Ice")."""
+    shorter, extra = _forms(wording, option)
+    return (
+        shorter
+        and extra is not None
+        and all(is_modifier(t) for t in extra)
+        and any(t != NEGATION for t in extra)
+    )
+
+
 def _single(text: str, by_key: Mapping[TextKey, str]) -> tuple[str | None, tuple[str, ...]]:
-    """The option ``text`` names by rule 3 or 5, or None with the candidates of rule 5."""
+    """The option ``text`` names by rule 3 or 5, or None with the options it could mean: those
+    rule 5 accepts and those that only add a degree to it (when there are two or more)."""
     key = text_key(text)
     if key in by_key:
         return by_key[key], ()
-    fits = tuple(o for o in by_key.values() if names(text, o))
-    return (fits[0], ()) if len(fits) == 1 else (None, fits)
+    fits = [o for o in by_key.values() if names(text, o)]
+    near = [o for o in by_key.values() if _near(text, o)]
+    if len(fits) == 1 and not near:
+        return fits[0], ()
+    candidates = tuple(o for o in by_key.values() if o in fits or o in near)
+    return None, candidates if len(candidates) > 1 else ()
 
 
 def resolve_option(text: str, offered: Sequence[str]) -> OptionChoice:

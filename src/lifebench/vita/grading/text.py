@@ -279,6 +279,11 @@ def clause_texts(text: str) -> list[str]:
     return [part.strip() for part in _CLAUSE_SPLIT.split(folded) if part.strip()]
 
 
+def is_cjk(token: str) -> bool:
+    """Whether ``token`` is a Chinese character (the meaning key's Chinese tokens)."""
+    return bool(_CJK.match(token))
+
+
 def is_modifier(token: str) -> bool:
     """Whether ``token`` changes the degree or polarity of what it qualifies: the negation, a
     degree word, a number, or a Chinese character of degree or polarity (少 多 微 去 只 …)."""
