@@ -109,12 +109,15 @@ def _forms(wording: str, option: str) -> tuple[bool, list[str] | None]:
 
 def names(wording: str, option: str) -> bool:
     """Rule 5: whether ``wording`` names ``option`` as a shortened or extended form of it (not
-    when both read the same). An extended wording may not add a clause of its own ("Hot, Warm"
-    does not name "Hot"); an option may ("70% Sweet" names "70% Sweet (Recommended)")."""
+    when both read the same). The longer side may not repeat a word of the shorter one; an
+    extended wording may not add a clause of its own ("Hot, Warm" does not name "Hot"); an
+    option may ("70% Sweet" names "70% Sweet (Recommended)")."""
     shorter, extra = _forms(wording, option)
     if extra is None or any(is_modifier(t) for t in extra):
         return False
     want, have = text_tokens(wording), text_tokens(option)
+    if set(extra) & set(want if shorter else have):
+        return False  # a word said twice is another request ("Hot, Hot")
     if all(is_cjk(t) for t in want + have) and min(len(want), len(have)) < 2:
         return False  # one Chinese character is no word ("辣" is not in "辣椒")
     return shorter or all(
