@@ -420,8 +420,12 @@ class DeliveryEnvironment(SharedTools):
                 "所有商品都属于 store_id；数量为正整数；各列表长度一致。",
             ),
             Text(
-                "Each chosen attribute is one the product offers (if it offers any).",
-                "所选属性必须是该商品提供的属性之一（若商品有可选属性）。",
+                "Each chosen attribute names one option the product offers, or a combination "
+                "of several joined by commas (if it offers any); the offered spelling is "
+                "stored. A wording that fits several options, or none, is refused with the "
+                "offered options.",
+                "所选属性须指明该商品提供的某个选项，或以逗号连接的多个选项组合（若商品有可选属性）；"
+                "订单中保存选项的原文。可能对应多个选项或不对应任何选项的写法会被拒绝，并列出可选项。",
             ),
             Text(
                 "The address can be resolved by address_to_longitude_latitude.",
@@ -478,8 +482,8 @@ class DeliveryEnvironment(SharedTools):
             list[str] | None,
             Param(
                 'One chosen attribute per product, aligned with product_ids ("" for none); '
-                "omit when no product needs an option.",
-                '每个商品所选的一个属性，与 product_ids 对应（不选填 ""）；都不需要时可省略。',
+                "omit it or pass [] when no product needs an option.",
+                '每个商品所选的一个属性，与 product_ids 对应（不选填 ""）；都不需要时可省略或传 []。',
             ),
         ] = None,
         note: Annotated[str, Param("Remark for the store or rider.", "给商家或骑手的备注。")] = "",
