@@ -617,6 +617,8 @@ def test_repeating_the_last_entry_adds_nothing_but_an_earlier_one_is_new() -> No
     assert state.justification == "[3] a\n[5] b\n[3] a"
     state.update(True, "b")  # a tail of the last entry is not the entry
     assert state.justification == "[3] a\n[5] b\n[3] a\nb"
+    state.update(True, "b")  # the last of four entries
+    assert state.justification == "[3] a\n[5] b\n[3] a\nb"
 
 
 def test_an_empty_note_changes_the_status_only() -> None:

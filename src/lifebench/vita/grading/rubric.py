@@ -116,15 +116,14 @@ class _RubricState:
         record. A note that starts with the whole record (a judge that copied it before adding
         its own) adds only what follows; a note equal to the last entry adds nothing."""
         self.met = met
-        if self.justification == NOT_EVALUATED:
-            self.justification = note.strip()
-            return
-        record = self.justification
+        record = "" if self.justification == NOT_EVALUATED else self.justification
         added = note.strip()
         if record and added.startswith(record):
             added = added[len(record) :].strip()
-        if added and added != record[record.rfind("\n") + 1 :]:
-            self.justification = f"{record}\n{added}" if record else added
+        if not record:
+            self.justification = added
+        elif added and added != record[record.rfind("\n") + 1 :]:
+            self.justification = f"{record}\n{added}"
 
 
 class RubricJudge:
