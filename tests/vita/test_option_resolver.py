@@ -201,6 +201,7 @@ def test_names_in_full() -> None:
     assert not names("", "Hot") and not names("Hot", "")
     assert not names("no ice", "ice")
     assert not names("Hot, Warm", "Hot")
+    assert names("Mild, Spicy sauce", "Mild Spicy")  # every clause of the wording shares a word
     assert names("Hot", "Hot, Warm")
     assert names("Hot (warm)", "Hot warm pot")  # both clauses share a word
     assert not names("辣", "辣椒") and not names("辣椒", "辣")

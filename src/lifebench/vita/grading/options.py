@@ -95,16 +95,17 @@ def _extra(short: Sequence[str], long: Sequence[str], ordered: bool) -> list[str
     return left if i == len(short) else None
 
 
-def _forms(wording: str, option: str) -> tuple[bool, list[str] | None]:
+def _forms(wording: str, option: str) -> tuple[bool, list[str]] | None:
     """(whether ``wording`` is the shorter side, the tokens only the longer side has) when one
     is a shortened form of the other (in order when either has a modifier); None otherwise."""
     want, have = text_tokens(wording), text_tokens(option)
     if not want or not have or len(want) == len(have):
-        return False, None
+        return None
     shorter = len(want) < len(have)
     short, long = (want, have) if shorter else (have, want)
     ordered = any(is_modifier(t) for t in (*short, *long))
-    return shorter, _extra(short, long, ordered)
+    extra = _extra(short, long, ordered)
+    return None if extra is None else (shorter, extra)
 
 
 def names(wording: str, option: str) -> bool:
@@ -112,8 +113,11 @@ def names(wording: str, option: str) -> bool:
     when both read the same). The longer side may not repeat a word of the shorter one; an
     extended wording may not add a clause of its own ("Hot, Warm" does not name "Hot"); an
     option may ("70% Sweet" names "70% Sweet (Recommended)")."""
-    shorter, extra = _forms(wording, option)
-    if extra is None or any(is_modifier(t) for t in extra):
+    forms = _forms(wording, option)
+    if forms is None:
+        return False
+    shorter, extra = forms
+    if any(is_modifier(t) for t in extra):
         return False
     want, have = text_tokens(wording), text_tokens(option)
     if set(extra) & set(want if shorter else have):
@@ -130,13 +134,11 @@ def _near(wording: str, option: str) -> bool:
     "只要醋包" for "Spicy", "Sugar", "醋包"): the wording may mean it, so a longer form that
     rule 5 accepts is not the only reading. An added negation is no such reading: a wording
     without one asks for the positive ("Ice" never means "No Ice")."""
-    shorter, extra = _forms(wording, option)
-    return (
-        shorter
-        and extra is not None
-        and all(is_modifier(t) for t in extra)
-        and any(t != NEGATION for t in extra)
-    )
+    forms = _forms(wording, option)
+    if forms is None:
+        return False
+    shorter, extra = forms
+    return shorter and all(is_modifier(t) for t in extra) and any(t != NEGATION for t in extra)
 
 
 def _single(text: str, by_key: Mapping[TextKey, str]) -> tuple[str | None, tuple[str, ...]]:
