@@ -245,6 +245,10 @@ def test_attribute_rules_of_every_kind() -> None:
         "hot, no ice", "combination", text_key("Hot, No Ice"), "Hot, No Ice", offered
     )
     assert attribute_rule("Warm", list(offered)).offered == offered
+    blank = ("", " ")  # blank options are no options: free text, the offered list kept
+    assert attribute_rule("crunchy", blank) == AttributeRule(
+        "crunchy", "free", text_key("crunchy"), "crunchy", blank
+    )
 
 
 def test_the_tool_stores_what_the_grader_expects() -> None:
@@ -263,6 +267,12 @@ def test_chosen_key_with_the_offered_options() -> None:
     assert chosen_key("Warm", SPICE) == text_key("Warm")  # names nothing: its own key
     assert chosen_key("spicy", ("Normal Spicy", "Mala Spicy")) == text_key("spicy")
     assert chosen_key(None, SPICE) == () == chosen_key("", SPICE)
+    # a combination whose clause names its option by a shortened form has the options' key
+    assert (
+        chosen_key(["hot", "mala"], SPICE) == text_key("Hot, Mala Spicy") != text_key("hot, mala")
+    )
+    # a list is its comma-joined parts, not its printed form
+    assert chosen_key(["no\nice"]) == text_key("no ice") != text_key(str(["no\nice"]))
     assert chosen_key(["Less Ice", "No Added Sugar"]) == chosen_key("No added sugar, less ice")
 
 
