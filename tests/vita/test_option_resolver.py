@@ -356,6 +356,11 @@ def test_tokens_in_text_order_and_clauses_as_written() -> None:
     assert clause_texts(" , ") == []
 
 
+def test_clause_keys_are_tagged_ordered_or_unordered() -> None:
+    assert text_key("tea ice") == (("u", ("ice", "tea")),)
+    assert text_key("no ice") == (("o", (NEGATION, "ice")),)
+
+
 def test_what_a_modifier_is() -> None:
     for token in (NEGATION, "less", "extra", "normal", "50", "300g", "少", "去", "只", "正"):
         assert is_modifier(token), token
