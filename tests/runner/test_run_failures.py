@@ -260,7 +260,17 @@ def test_version_1_store_is_migrated_on_open(tmp_path: Path) -> None:
         unit = WorkUnit("t1", 0, 0)
         status = store.record(unit, simulation(unit), rejected=True, error="413")
         assert status is UnitStatus.REJECTED  # the old status check would refuse this
-        assert store.meta.schema_version == 2
+        assert store.meta.schema_version == 3
+    conn = sqlite3.connect(tmp_path / "run.sqlite")
+    try:  # every later column and table is there (1 → 2 → 3 in one go)
+        columns = {r[1] for r in conn.execute("PRAGMA table_info(sessions)")}
+        assert {"notes", "provenance_json"} <= columns
+        grading_columns = {r[1] for r in conn.execute("PRAGMA table_info(gradings)")}
+        assert "provenance_json" in grading_columns
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+        assert {"gradings", "calls", "blobs", "briefings", "run_tools"} <= tables
+    finally:
+        conn.close()
 
 
 class _BrokenConnection:

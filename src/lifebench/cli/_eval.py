@@ -25,6 +25,10 @@ def eval_(
     ] = None,
     concurrency: Annotated[int, typer.Option(min=1, help="Simulations graded at once.")] = 8,
     quiet: Annotated[bool, typer.Option(help="No progress display.")] = False,
+    record_requests: Annotated[
+        bool,
+        typer.Option(help="Store the judge's requests and responses in the run store."),
+    ] = True,
 ) -> None:
     """Grade saved trajectories again, without re-running them.
 
@@ -61,6 +65,7 @@ def eval_(
                 models_file=str(models) if models else None,
                 concurrency=concurrency,
                 progress=Progress(quiet=quiet, description="grading"),
+                record_requests=record_requests,
             )
         )
         finish_report(run_dir, quiet=quiet)

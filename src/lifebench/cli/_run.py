@@ -126,6 +126,14 @@ def run(
         bool, typer.Option(help="Cache model calls in RUN_DIR/model_cache.sqlite.")
     ] = True,
     quiet: Annotated[bool, typer.Option(help="No progress display.")] = False,
+    record_requests: Annotated[
+        bool,
+        typer.Option(
+            help="Store every model call's request and response as sent and received, and "
+            "each unit's prompts and tools, in the run store (compressed, de-duplicated; "
+            "shown by show / view / export)."
+        ),
+    ] = True,
 ) -> None:
     """Run a suite. With no model configured: the offline demo (the suite's offline agent and
     user on its bundled tasks).
@@ -182,6 +190,7 @@ def run(
             "models_file": str(models) if models else None,
             "cache": cache,
             "quiet": quiet,
+            "record_requests": record_requests,
         }
         options = make_run_options(values)
         plan = ExecutionPlan(

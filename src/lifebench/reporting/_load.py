@@ -8,6 +8,7 @@ from typing import Any
 
 from lifebench.errors import LifebenchError
 from lifebench.runner import AttemptRecord, RunMeta, RunStore, UnitRecord
+from lifebench.runner._transcript import Transcript
 
 
 @dataclass(frozen=True)
@@ -75,5 +76,18 @@ def load_run(run_dir: str | Path, *, attempts: bool = False) -> RunData:
         if isinstance(exc, sqlite3.DatabaseError):
             raise LifebenchError(f"{run_dir}: cannot read the run store: {exc}") from None
         raise
+    finally:
+        store.close()
+
+
+def load_transcript(run_dir: str | Path, task_id: str, trial: int) -> Transcript:
+    """The recorded briefing and model calls of one unit (read-only; safe while a run writes).
+
+    Raises:
+        LifebenchError: ``run_dir`` is not a run directory or cannot be read.
+    """
+    store = RunStore.read(run_dir)
+    try:
+        return store.transcript(task_id, trial)
     finally:
         store.close()

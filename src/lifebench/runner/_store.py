@@ -34,6 +34,7 @@ from lifebench import __version__
 from lifebench._util.hashing import canonical_json
 from lifebench.errors import ConfigChangedError, LifebenchError
 from lifebench.evaluation._types import Evaluation
+from lifebench.models._record import PackedCalls
 from lifebench.runner._diff import config_differences, task_differences
 from lifebench.runner._errors import (
     StoreError,
@@ -45,6 +46,8 @@ from lifebench.runner._lease import Heartbeat, Holder, holder_alive, read_holder
 from lifebench.runner._lease import write_holder as _write_holder
 from lifebench.runner._records import AttemptRecord, EventKind, RunMeta, UnitRecord, UnitStatus
 from lifebench.runner._schema import DDL, SCHEMA_VERSION, migrate, statements
+from lifebench.runner._transcript import Transcript, read_transcript
+from lifebench.runner._transcript import run_tools as read_run_tools
 from lifebench.runner._units import PackedOutcome, UnitOutcome, WorkUnit
 from lifebench.simulation._types import Simulation
 
@@ -457,6 +460,7 @@ class RunStore:
         *,
         infra: bool | None = None,
         rejected: bool = False,
+        calls: PackedCalls | None = None,
     ) -> UnitStatus:
         """Record one attempt of ``unit`` atomically (unit row + attempt-log entry).
 
@@ -466,7 +470,9 @@ class RunStore:
         the attempt log keeps every attempt. Returns the new status.
         """
         is_infra = (error is not None) if infra is None else infra
-        outcome = UnitOutcome(simulation, evaluation, error, infra=is_infra, rejected=rejected)
+        outcome = UnitOutcome(
+            simulation, evaluation, error, infra=is_infra, rejected=rejected, calls=calls
+        )
         return self.record_packed(PackedOutcome.of(unit, outcome))
 
     def record_packed(self, packed: PackedOutcome) -> UnitStatus:
@@ -496,7 +502,7 @@ class RunStore:
                 "SELECT attempts FROM units WHERE task_id = ? AND trial = ?",
                 (unit.task_id, unit.trial),
             ).fetchone()
-            self._log(
+            log_id = self._log(
                 conn,
                 EventKind.ATTEMPT,
                 unit,
@@ -508,6 +514,8 @@ class RunStore:
                 packed.duration_s,
                 now,
             )
+            if packed.calls is not None:
+                self._save_calls(conn, log_id, unit.task_id, unit.trial, packed.calls)
         return packed.status
 
     def record_cancelled(self, unit: WorkUnit, note: str = "cancelled while running") -> None:
@@ -515,8 +523,15 @@ class RunStore:
         with self._write("logging a cancelled unit") as conn:
             self._log(conn, EventKind.CANCELLED, unit, 0, None, note, 0, None, 0.0, _now())
 
-    def record_evaluation(self, task_id: str, trial: int, evaluation: Evaluation) -> None:
-        """Replace the evaluation of a done unit (re-grading) and log it.
+    def record_evaluation(
+        self,
+        task_id: str,
+        trial: int,
+        evaluation: Evaluation,
+        calls: PackedCalls | None = None,
+    ) -> None:
+        """Replace the evaluation of a done unit (re-grading) and log it, with the judge calls
+        that produced it when they were recorded.
 
         Raises ``KeyError`` for an unknown unit and ``ValueError`` for one that is not done.
         """
@@ -537,7 +552,7 @@ class RunStore:
                 (evaluation.model_dump_json(), now, task_id, trial),
             )
             retries = sum(b.usage.retries for b in evaluation.by_basis.values())
-            self._log(
+            log_id = self._log(
                 conn,
                 EventKind.REGRADE,
                 WorkUnit(task_id, trial, seed),
@@ -549,6 +564,8 @@ class RunStore:
                 0.0,
                 now,
             )
+            if calls is not None:
+                self._save_calls(conn, log_id, task_id, trial, calls)
 
     @staticmethod
     def _log(
@@ -562,8 +579,8 @@ class RunStore:
         reward: float | None,
         duration_s: float,
         at: str,
-    ) -> None:
-        conn.execute(
+    ) -> int:
+        cursor = conn.execute(
             f"INSERT INTO attempts ({_ATTEMPT_COLUMNS}) "
             "VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
@@ -580,6 +597,35 @@ class RunStore:
                 at,
             ),
         )
+        return int(cursor.lastrowid or 0)
+
+    @staticmethod
+    def _save_calls(
+        conn: sqlite3.Connection, log_id: int, task_id: str, trial: int, calls: PackedCalls
+    ) -> None:
+        """Store a unit's recorded calls under the log entry ``log_id`` (blobs once each)."""
+        conn.executemany(
+            "INSERT OR IGNORE INTO blobs (hash, codec, size, data) VALUES (?, ?, ?, ?)",
+            [(b.hash, b.codec, b.size, b.data) for b in calls.blobs],
+        )
+        conn.executemany(
+            "INSERT INTO calls (log_id, seq, task_id, trial, role, basis, label, cached, "
+            "cache_key, call_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (log_id, seq, task_id, trial, role, basis, label, int(cached), key, text)
+                for seq, role, basis, label, cached, key, text in calls.calls
+            ],
+        )
+        if calls.briefing is not None:
+            conn.execute(
+                "INSERT INTO briefings (log_id, task_id, trial, briefing_json) VALUES (?, ?, ?, ?)",
+                (log_id, task_id, trial, calls.briefing),
+            )
+        if calls.tools:
+            conn.executemany(
+                "INSERT OR IGNORE INTO run_tools (hash, first_task, first_trial) VALUES (?, ?, ?)",
+                [(h, task_id, trial) for h in calls.tools],
+            )
 
     # ------------------------------------------------------------------ gradings
 
@@ -705,6 +751,19 @@ class RunStore:
             )
             for r in rows
         ]
+
+    def transcript(self, task_id: str, trial: int) -> Transcript:
+        """What the models of unit ``task_id``#``trial`` saw and said: its briefing and every
+        recorded model call of its latest attempt (and of the re-gradings after it), each
+        request and response body rebuilt exactly (see :mod:`lifebench.runner._transcript`).
+        """
+        with guarded_store(self._path, "reading recorded model calls"):
+            return read_transcript(self._conn, task_id, trial)
+
+    def run_tools(self) -> list[tuple[str, list[dict[str, Any]]]]:
+        """Every tool list offered to an agent of the run: (sha256, the schemas as sent)."""
+        with guarded_store(self._path, "reading recorded tools"):
+            return read_run_tools(self._conn)
 
     def task_data(self) -> dict[str, str]:
         """Stored task JSON by task id (runs created before it was kept have none)."""

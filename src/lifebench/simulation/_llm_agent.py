@@ -29,6 +29,11 @@ class LLMAgent:
         """The system prompt this agent runs with."""
         return self._system.content
 
+    @property
+    def tools(self) -> tuple[dict[str, Any], ...]:
+        """The tool schemas offered to the model (OpenAI format)."""
+        return self._tools
+
     async def respond(self, trajectory: Sequence[Message]) -> AssistantMessage:
         """Ask the model for the next message."""
         return await self._model.generate(

@@ -29,6 +29,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from lifebench import __version__
 from lifebench.errors import LifebenchError
 from lifebench.reporting._bundle import run_labels
+from lifebench.reporting._load import load_transcript
 from lifebench.reporting._trajectory import TrajectoryView, pretty_json, trajectory_view
 from lifebench.viewer._data import Filters, RunSource, choices, rows
 
@@ -167,12 +168,17 @@ class Viewer:
             }
         )
 
-    def _view(self, source: RunSource, task: str, trial: int | None) -> TrajectoryView:
+    def _view(
+        self, source: RunSource, task: str, trial: int | None, *, calls: bool = True
+    ) -> TrajectoryView:
         snap = source.snapshot()
         if snap is None:
             raise LifebenchError(source.error or f"{source.run_dir} cannot be read")
         record = snap.data.record(task, trial)
-        return trajectory_view(record, snap.data.task_data.get(record.task_id))
+        transcript = (
+            load_transcript(source.run_dir, record.task_id, record.trial) if calls else None
+        )
+        return trajectory_view(record, snap.data.task_data.get(record.task_id), transcript)
 
     def _trials(self, source: RunSource, task: str) -> list[int]:
         snap = source.snapshot()
@@ -213,8 +219,8 @@ class Viewer:
             ta = int(q["ta"]) if q.get("ta") else None
             tb = int(q["tb"]) if q.get("tb") else None
             views = [
-                await run_in_threadpool(self._view, left, task, ta),
-                await run_in_threadpool(self._view, right, task, tb),
+                await run_in_threadpool(lambda: self._view(left, task, ta, calls=False)),
+                await run_in_threadpool(lambda: self._view(right, task, tb, calls=False)),
             ]
         except (LifebenchError, ValueError) as exc:
             return self._page("error.html.j2", 404, message=str(exc))
@@ -227,6 +233,37 @@ class Viewer:
                 await run_in_threadpool(self._trials, right, task),
             ],
         )
+
+    def _raw(self, source: RunSource, task: str, trial: int, number: int, part: str) -> str:
+        view = self._view(source, task, trial)
+        calls = view.transcript.calls if view.transcript is not None else []
+        call = next((c for c in calls if c.number == number), None)
+        if call is None:
+            raise LifebenchError(f"no call {number} recorded for {task}#{trial}")
+        texts = {
+            "request": call.raw_request,
+            "response": call.raw_response,
+            "original": call.original_response,
+        }
+        text = texts.get(part)
+        if text is None:
+            raise LifebenchError(f"call {number} has no {part} body")
+        return text
+
+    async def raw(self, request: Request) -> Response:
+        """The exact body of one recorded request or response (text/plain)."""
+        q = request.query_params
+        source = self._source(q.get("run"))
+        if source is None:
+            return Response("no such run", status_code=404, media_type="text/plain")
+        try:
+            trial, number = int(q.get("trial", "")), int(q.get("call", ""))
+            text = await run_in_threadpool(
+                self._raw, source, q.get("task", ""), trial, number, q.get("part", "request")
+            )
+        except (LifebenchError, ValueError) as exc:
+            return Response(str(exc), status_code=404, media_type="text/plain")
+        return Response(text, media_type="text/plain; charset=utf-8")
 
     def _report_html(self) -> tuple[str, str] | None:
         from lifebench.reporting._html import csp_for_style, render_html
@@ -262,6 +299,7 @@ def create_app(
             Route("/compare", viewer.compare),
             Route("/report", viewer.report),
             Route("/api/status", viewer.status),
+            Route("/api/raw", viewer.raw),
             Route("/favicon.ico", lambda request: Response(status_code=204)),
             Mount("/static", app=static, name="static"),
         ],

@@ -251,6 +251,7 @@ class TravelJudge:
             max_reasks=self.max_reasks,
             parse=_xml_parser(dimensions),
             answer_format="XML",
+            label="judge",
         )
         reply: JudgeReply = answer.value
         usage = answer.usage
@@ -268,6 +269,7 @@ class TravelJudge:
                     max_reasks=self.max_reasks,
                     parse=_meta_parse,
                     answer_format="XML",
+                    label="meta-judge",
                 )
             except JudgeError as exc:  # official: the factor silently becomes 1; we record it
                 usage = usage + exc.usage

@@ -197,7 +197,13 @@ class RubricJudge:
                 f"{json.dumps(current, ensure_ascii=False, indent=1)}\n</{rubric_tag}>"
             )
             answer = await ask_json(
-                self._model, system, prompt, check, config=config, max_reasks=self.max_reasks
+                self._model,
+                system,
+                prompt,
+                check,
+                config=config,
+                max_reasks=self.max_reasks,
+                label=f"window {k}/{len(windows)}",
             )
             usage = usage + answer.usage
             for key, (met, why) in answer.value.items():
@@ -252,7 +258,13 @@ class RubricJudge:
             else:
                 prompt = f"<conversation>\n{body}\n</conversation>"
             answer = await ask_json(
-                self._model, system, prompt, check, config=config, max_reasks=self.max_reasks
+                self._model,
+                system,
+                prompt,
+                check,
+                config=config,
+                max_reasks=self.max_reasks,
+                label=f"window {k}/{len(windows)}",
             )
             usage = usage + answer.usage
             met, why, memory = answer.value
