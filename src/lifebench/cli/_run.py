@@ -216,7 +216,12 @@ def finish_report(run_dir: Path, *, quiet: bool) -> Report:
 
     store = RunStore.read(run_dir)
     try:
-        rep = build_report(store.results(), store.config(), grading=store.grading())
+        rep = build_report(
+            store.results(),
+            store.config(),
+            grading=store.grading(),
+            provenance=store.provenance(),
+        )
     finally:
         store.close()
     write_report(rep, run_dir / "report.json")

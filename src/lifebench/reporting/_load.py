@@ -8,6 +8,7 @@ from typing import Any
 
 from lifebench.errors import LifebenchError
 from lifebench.runner import AttemptRecord, RunMeta, RunStore, UnitRecord
+from lifebench.runner._provenance import Provenance, RunFacts
 from lifebench.runner._transcript import Transcript
 
 
@@ -22,6 +23,10 @@ class RunData:
     task_hashes: dict[str, str]
     attempts: list[AttemptRecord]
     grading: dict[str, Any] | None = None
+    provenance: Provenance | None = None
+    """The latest session's provenance (None: not recorded)."""
+    facts: RunFacts | None = None
+    """What :func:`lifebench.runner.comparability` compares (None: not read)."""
 
     @property
     def config(self) -> dict[str, Any]:
@@ -69,6 +74,8 @@ def load_run(run_dir: str | Path, *, attempts: bool = False) -> RunData:
             task_hashes=store.tasks(),
             attempts=store.attempt_log() if attempts else [],
             grading=store.grading(),
+            provenance=store.provenance(),
+            facts=store.facts(),
         )
     except Exception as exc:  # a damaged or foreign database: one clear message
         import sqlite3

@@ -26,6 +26,7 @@ from lifebench.models import ModelFactory
 from lifebench.models._cache import ModelCache
 from lifebench.models._record import grading, recording
 from lifebench.runner._progress import Progress
+from lifebench.runner._provenance import collect
 from lifebench.runner._scheduler import Backend, RunSummary, run_units
 from lifebench.runner._store import RunStore
 from lifebench.runner._transcript import UnitRecorder
@@ -378,13 +379,16 @@ async def run_experiment(
     options = exp.options  # with the domain resolved
     config = {**options.semantic_dict(), "bases": exp.bases}
     try:
+        hashes = {i: t.content_hash() for i, t in exp.tasks.items()}
+        provenance = collect(options, hashes, exp.evaluators, exp.models.resolve)
         store = RunStore.open(
             exp.run_dir,
             config,
             options.config_hash(),
-            {i: t.content_hash() for i, t in exp.tasks.items()},
+            hashes,
             {i: t.model_dump_json() for i, t in exp.tasks.items()},
             rehash=config_hash_of,
+            provenance=provenance,
         )
     except BaseException:
         await exp.aclose()
@@ -394,7 +398,7 @@ async def run_experiment(
         if on_ready is not None:
             on_ready()
         grading = store.begin_grading(
-            "run", grading_description(options, exp.bases), len(exp.units)
+            "run", grading_description(options, exp.bases), len(exp.units), provenance
         )
         summary = await run_units(
             exp.units,

@@ -11,6 +11,7 @@ from lifebench.errors import InputError
 from lifebench.models import ModelCache, ModelFactory, recording
 from lifebench.runner._experiment import CACHE_FILENAME, evaluate, grading_description
 from lifebench.runner._progress import Progress
+from lifebench.runner._provenance import collect
 from lifebench.runner._scheduler import primary_error
 from lifebench.runner._store import RunStore
 from lifebench.runner._transcript import UnitRecorder
@@ -98,7 +99,10 @@ async def regrade(
             )
         evaluators = suite.build_evaluators(options, models)
         bases = suite.reward_bases(options)
-        grading = store.begin_grading("eval", grading_description(options, bases), len(records))
+        provenance = collect(options, store.tasks(), evaluators, models.resolve)
+        grading = store.begin_grading(
+            "eval", grading_description(options, bases), len(records), provenance
+        )
         limit = asyncio.Semaphore(concurrency)
         recorder = UnitRecorder()
         errors = 0

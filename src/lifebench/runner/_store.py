@@ -44,6 +44,7 @@ from lifebench.runner._errors import (
 )
 from lifebench.runner._lease import Heartbeat, Holder, holder_alive, read_holder, this_holder
 from lifebench.runner._lease import write_holder as _write_holder
+from lifebench.runner._provenance import Provenance, RunFacts, facts_from
 from lifebench.runner._records import AttemptRecord, EventKind, RunMeta, UnitRecord, UnitStatus
 from lifebench.runner._schema import DDL, SCHEMA_VERSION, migrate, statements
 from lifebench.runner._transcript import Transcript, read_transcript
@@ -186,6 +187,7 @@ class RunStore:
         *,
         rehash: Rehash | None = None,
         command: str = "lifebench run",
+        provenance: Provenance | None = None,
     ) -> RunStore:
         """Create the run store in ``run_dir``, or resume the one already there, as its writer.
 
@@ -199,7 +201,8 @@ class RunStore:
         endpoint for the same model) are accepted and listed in :attr:`notes`; the stored
         configuration becomes the current one. Tasks not seen before are added. ``task_data``
         (task id → the task's JSON) is kept so that trajectories can be re-graded without the
-        original task file.
+        original task file. ``provenance`` (versions, commit, packages, task hashes, graders,
+        models) is stored with the session.
 
         Raises:
             StoreInUseError: Another live process writes to ``run_dir``.
@@ -221,8 +224,12 @@ class RunStore:
                     if lease_note:
                         notes.insert(0, lease_note)
                     conn.execute(
-                        "UPDATE sessions SET notes = ? WHERE id = (SELECT max(id) FROM sessions)",
-                        ("\n".join(notes) or None,),
+                        "UPDATE sessions SET notes = ?, provenance_json = ? "
+                        "WHERE id = (SELECT max(id) FROM sessions)",
+                        (
+                            "\n".join(notes) or None,
+                            None if provenance is None else provenance.model_dump_json(),
+                        ),
                     )
                     conn.executemany(
                         "INSERT OR IGNORE INTO task_data (task_id, task_json) VALUES (?, ?)",
@@ -629,16 +636,30 @@ class RunStore:
 
     # ------------------------------------------------------------------ gradings
 
-    def begin_grading(self, source: str, description: Mapping[str, Any], to_grade: int) -> int:
+    def begin_grading(
+        self,
+        source: str,
+        description: Mapping[str, Any],
+        to_grade: int,
+        provenance: Provenance | None = None,
+    ) -> int:
         """Log that a grading starts: ``source`` is ``run`` (units graded as they finish) or
-        ``eval`` (a re-grade); ``description`` names evaluator, judge, bases and options.
-        Evaluations logged from now on are attributed to it. Returns its id."""
+        ``eval`` (a re-grade); ``description`` names evaluator, judge, bases and options;
+        ``provenance`` the grader versions and models behind it. Evaluations logged from now
+        on are attributed to it. Returns its id."""
         with self._write("logging a grading") as conn:
             (last,) = conn.execute("SELECT coalesce(max(id), 0) FROM attempts").fetchone()
             cursor = conn.execute(
-                "INSERT INTO gradings (source, grading_json, first_log_id, to_grade, started_at) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (source, canonical_json(dict(description)), last + 1, to_grade, _now()),
+                "INSERT INTO gradings (source, grading_json, first_log_id, to_grade, started_at, "
+                "provenance_json) VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    source,
+                    canonical_json(dict(description)),
+                    last + 1,
+                    to_grade,
+                    _now(),
+                    None if provenance is None else provenance.model_dump_json(),
+                ),
             )
             return int(cursor.lastrowid or 0)
 
@@ -650,6 +671,37 @@ class RunStore:
                 (graded, errors, _now(), grading_id),
             )
 
+    def _attribution(self) -> tuple[list[Any], Counter[int], int] | None:
+        """The gradings (rows, oldest first), how many done units' current evaluations each
+        produced (by row index), and how many were logged before any grading (None: no
+        grading log)."""
+        if not _table_exists(self._conn, "gradings"):
+            return None
+        columns = {r[1] for r in self._conn.execute("PRAGMA table_info(gradings)")}
+        provenance = "provenance_json" if "provenance_json" in columns else "NULL"
+        rows = self._conn.execute(
+            "SELECT id, source, grading_json, first_log_id, to_grade, finished_at, "
+            f"{provenance} FROM gradings ORDER BY first_log_id, id"
+        ).fetchall()
+        if not rows:
+            return None
+        latest = self._conn.execute(
+            "SELECT a.task_id, a.trial, max(a.id) FROM attempts a "
+            "JOIN units u ON u.task_id = a.task_id AND u.trial = a.trial "
+            "WHERE a.kind IN ('attempt', 'regrade') AND u.status = 'done' "
+            "GROUP BY a.task_id, a.trial"
+        ).fetchall()
+        starts = [int(r[3]) for r in rows]
+        per_grading: Counter[int] = Counter()
+        unattributed = 0
+        for _, _, log_id in latest:
+            index = max((i for i, start in enumerate(starts) if start <= log_id), default=-1)
+            if index < 0:
+                unattributed += 1
+            else:
+                per_grading[index] += 1
+        return rows, per_grading, unattributed
+
     def grading(self) -> dict[str, Any] | None:
         """Which grading produced the evaluations now stored (``None``: the store has no
         grading log — written by an older lifebench).
@@ -660,32 +712,13 @@ class RunStore:
         ``to_grade`` and ``interrupted`` (a re-grade that never finished), newest first.
         """
         with guarded_store(self._path, "reading the grading log"):
-            if not _table_exists(self._conn, "gradings"):
-                return None
-            rows = self._conn.execute(
-                "SELECT id, source, grading_json, first_log_id, to_grade, finished_at "
-                "FROM gradings ORDER BY first_log_id, id"
-            ).fetchall()
-            if not rows:
-                return None
-            latest = self._conn.execute(
-                "SELECT a.task_id, a.trial, max(a.id) FROM attempts a "
-                "JOIN units u ON u.task_id = a.task_id AND u.trial = a.trial "
-                "WHERE a.kind IN ('attempt', 'regrade') AND u.status = 'done' "
-                "GROUP BY a.task_id, a.trial"
-            ).fetchall()
-        starts = [int(r[3]) for r in rows]
-        per_grading: Counter[int] = Counter()
-        unattributed = 0
-        for _, _, log_id in latest:
-            index = max((i for i, start in enumerate(starts) if start <= log_id), default=-1)
-            if index < 0:
-                unattributed += 1
-            else:
-                per_grading[index] += 1
+            found = self._attribution()
+        if found is None:
+            return None
+        rows, per_grading, unattributed = found
         parts: dict[str, dict[str, Any]] = {}
         for index in sorted(per_grading, reverse=True):
-            _, source, desc_json, _, to_grade, finished = rows[index]
+            _, source, desc_json, _, to_grade, finished, _ = rows[index]
             key = f"{source}:{desc_json}"
             part = parts.setdefault(
                 key,
@@ -703,6 +736,45 @@ class RunStore:
             out.append({"source": "unknown", "simulations": unattributed, "interrupted": False})
         distinct = {canonical_json({k: v for k, v in p.items() if k not in _COUNTS}) for p in out}
         return {"parts": out, "mixed": len(distinct) > 1 or any(p["interrupted"] for p in out)}
+
+    # ------------------------------------------------------------------ provenance
+
+    def provenance(self) -> Provenance | None:
+        """The provenance of the latest session (None: written by a lifebench that did not
+        record it)."""
+        sessions = self._sessions()
+        return sessions[-1] if sessions else None
+
+    def _sessions(self) -> list[Provenance | None]:
+        with guarded_store(self._path, "reading the sessions"):
+            columns = {r[1] for r in self._conn.execute("PRAGMA table_info(sessions)")}
+            if "provenance_json" not in columns:
+                return []
+            rows = self._conn.execute("SELECT provenance_json FROM sessions ORDER BY id").fetchall()
+        return [None if r[0] is None else Provenance.model_validate_json(r[0]) for r in rows]
+
+    def facts(self) -> RunFacts:
+        """What :func:`lifebench.runner.comparability` compares of this run: configuration,
+        tasks, the sessions' provenance, and the gradings behind the stored evaluations."""
+        with guarded_store(self._path, "reading the grading log"):
+            found = self._attribution()
+        gradings: list[tuple[dict[str, Any], Provenance | None]] = []
+        mixed = False
+        if found is not None:
+            rows, per_grading, unattributed = found
+            for index in sorted(per_grading):
+                row = rows[index]
+                gradings.append(
+                    (
+                        json.loads(row[2]),
+                        None if row[6] is None else Provenance.model_validate_json(row[6]),
+                    )
+                )
+            summary = self.grading()
+            mixed = bool(summary and summary["mixed"])
+            if unattributed:
+                gradings.append(({}, None))
+        return facts_from(self.config(), self.tasks(), self._sessions(), gradings, mixed)
 
     # ------------------------------------------------------------------ reading
 

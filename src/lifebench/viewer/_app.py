@@ -31,6 +31,7 @@ from lifebench.errors import LifebenchError
 from lifebench.reporting._bundle import run_labels
 from lifebench.reporting._load import load_transcript
 from lifebench.reporting._trajectory import TrajectoryView, pretty_json, trajectory_view
+from lifebench.runner._provenance import RunFacts, compare_facts
 from lifebench.viewer._data import Filters, RunSource, choices, rows
 
 MAX_ROWS = 1000
@@ -141,6 +142,35 @@ class Viewer:
             )
         return out
 
+    def _comparability(self) -> list[dict[str, Any]]:
+        """Each run compared with the first run of its suite/domain (see
+        :func:`lifebench.runner.comparability`): one entry per run that differs."""
+        groups: dict[str, list[tuple[RunSource, RunFacts]]] = {}
+        for s in self.sources:
+            snap = s.snapshot()
+            if snap is None or snap.data.facts is None:
+                continue
+            group = f"{s.config.get('suite') or '?'}/{s.config.get('domain') or '?'}"
+            groups.setdefault(group, []).append((s, snap.data.facts))
+        out = []
+        for group, members in sorted(groups.items()):
+            (reference, ref_facts), rest = members[0], members[1:]
+            for source, facts in rest:
+                diffs = compare_facts(ref_facts, facts)
+                if diffs:
+                    out.append(
+                        {
+                            "group": group,
+                            "reference": reference.label,
+                            "run": source.index,
+                            "label": source.label,
+                            "comparable": all(d.comparable for d in diffs),
+                            "reasons": [d.detail for d in diffs if not d.comparable],
+                            "notes": [d.detail for d in diffs if d.comparable],
+                        }
+                    )
+        return out
+
     def _listing(self, filters: Filters) -> dict[str, Any]:
         matched = rows(self.sources, filters)
         return {
@@ -154,7 +184,10 @@ class Viewer:
         filters = Filters.from_query(request.query_params)
         listing = await run_in_threadpool(self._listing, filters)
         menus = await run_in_threadpool(choices, self.sources)
-        return self._page("index.html.j2", filters=filters, menus=menus, **listing)
+        compared = await run_in_threadpool(self._comparability)
+        return self._page(
+            "index.html.j2", filters=filters, menus=menus, comparability=compared, **listing
+        )
 
     async def status(self, request: Request) -> Response:
         filters = Filters.from_query(request.query_params)
@@ -224,9 +257,16 @@ class Viewer:
             ]
         except (LifebenchError, ValueError) as exc:
             return self._page("error.html.j2", 404, message=str(exc))
+        facts = [left.snapshot(), right.snapshot()]
+        differences = (
+            compare_facts(facts[0].data.facts, facts[1].data.facts)
+            if facts[0] and facts[1] and facts[0].data.facts and facts[1].data.facts
+            else []
+        )
         return self._page(
             "compare.html.j2",
             task=task,
+            differences=differences,
             pairs=[(left, views[0]), (right, views[1])],
             trials=[
                 await run_in_threadpool(self._trials, left, task),

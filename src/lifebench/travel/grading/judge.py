@@ -38,6 +38,9 @@ from lifebench.travel.grading.parse import (
 from lifebench.travel.grading.scoring import InstanceScore, dimensions_of, score_instance
 from lifebench.travel.grading.transcript import history_text
 
+GRADER_VERSION = 1
+"""Version of this module's grading rules: bump it with any change to them (CONTRIBUTING.md)."""
+
 JUDGE_KIND_LLM = "llm"
 
 

@@ -38,6 +38,9 @@ from lifebench.vita.grading.state import TIME_TOLERANCE_MIN, OrderStateEvaluator
 from lifebench.vita.task import VitaTask
 from lifebench.vita.timefmt import format_time, parse_time
 
+GRADER_VERSION = 1
+"""Version of this module's grading rules: bump it with any change to them (CONTRIBUTING.md)."""
+
 AppointmentKind = Literal["book", "reservation"]
 
 #: Final-state table and id field of each appointment kind.

@@ -39,6 +39,9 @@ from lifebench.vita.grading.expected import (
 from lifebench.vita.grading.state import OrderStateEvaluator
 from lifebench.vita.task import VitaTask
 
+GRADER_VERSION = 1
+"""Version of this module's grading rules: bump it with any change to them (CONTRIBUTING.md)."""
+
 #: Order types graded by the OTA evaluator.
 OTA_ORDER_TYPES: frozenset[str] = frozenset({"hotel", "attraction", "flight", "train"})
 

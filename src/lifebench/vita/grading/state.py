@@ -51,6 +51,9 @@ from lifebench.vita.grading.text import is_blank, normalise, same_text
 from lifebench.vita.task import VitaTask
 from lifebench.vita.timefmt import parse_time
 
+GRADER_VERSION = 1
+"""Version of this module's grading rules: bump it with any change to them (CONTRIBUTING.md)."""
+
 TIME_TOLERANCE_MIN = 30.0
 ADDRESS_TOLERANCE_M = 300.0
 
