@@ -216,6 +216,20 @@ def _call_head(c: CallView) -> Text:
     return head
 
 
+class _Raw(str):
+    """A request or response body: printed as it is — no wrapping, no indentation, nothing
+    added — so that what is printed is the body (control characters made visible)."""
+
+    __slots__ = ()
+
+
+def _print(out: Console, part: RenderableType) -> None:
+    if isinstance(part, _Raw):
+        out.print(Text(safe_text(str(part))), soft_wrap=True)
+    else:
+        out.print(part)
+
+
 def _call(c: CallView, limit: int | None, raw: bool, known: dict[str, str]) -> list[RenderableType]:
     out: list[RenderableType] = [_call_head(c)]
     facts = f"request: {c.total_messages} messages"
@@ -249,21 +263,21 @@ def _call(c: CallView, limit: int | None, raw: bool, known: dict[str, str]) -> l
                 Text(f"request body ({c.request_bytes:,} bytes, exactly as sent):", style="bold")
             )
         )
-        out.append(_indent(Text(safe_text(c.raw_request)), 6))
+        out.append(_Raw(c.raw_request))
         what = {
             "http": "as received",
             "cache": "the answer stored in the model cache",
             "scripted": "the scripted answer",
         }.get(c.response_kind, c.response_kind)
         out.append(_indent(Text(f"response body ({what}):", style="bold")))
-        out.append(_indent(Text(safe_text(c.raw_response or "(none)")), 6))
+        out.append(_Raw(c.raw_response or "(none)"))
         if c.original_response:
             out.append(_indent(Text("response that filled the cache (as received):", style="bold")))
-            out.append(_indent(Text(safe_text(c.original_response)), 6))
+            out.append(_Raw(c.original_response))
         for a in c.attempts:
             if a.response:
                 out.append(_indent(Text(f"failed attempt's body (HTTP {a.status}):", style="bold")))
-                out.append(_indent(Text(safe_text(a.response)), 6))
+                out.append(_Raw(a.response))
     return out
 
 
@@ -271,7 +285,7 @@ def _calls(
     t: TranscriptView, limit: int | None, raw: bool, only: int | None
 ) -> list[RenderableType]:
     known: dict[str, str] = {}
-    if t.briefing is not None:
+    if t.briefing is not None and only is None:  # (alone, a call shows its prompts in full)
         if t.briefing.agent_prompt:
             known[t.briefing.agent_prompt] = "the agent's system prompt"
         if t.briefing.user_prompt:
@@ -358,7 +372,7 @@ def render_trajectory(
             out.print(Text(f"no call {call}: the unit has {count} recorded call(s)", style="red"))
             return
         for part in _calls(transcript, None, True, call):
-            out.print(part)
+            _print(out, part)
         return
     out.print(_header(view))
     if transcript is not None:
@@ -381,7 +395,7 @@ def render_trajectory(
         elif not transcript.calls:
             out.print(Text("(no model was called)", style="dim"))
         for part in _calls(transcript, limit, raw, None):
-            out.print(part)
+            _print(out, part)
         if transcript.calls and not raw:
             out.print(
                 Text(

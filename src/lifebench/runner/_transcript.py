@@ -26,7 +26,7 @@ from lifebench.models._record import (
     CallLog,
     CallRecord,
     decode_blob,
-    spliced_body,
+    request_bodies,
 )
 from lifebench.models._wire import WireCache
 
@@ -169,29 +169,6 @@ def _referenced(call: CallRecord) -> list[str]:
     return out
 
 
-def _bodies(calls: Sequence[CallRecord], blobs: Mapping[str, bytes]) -> dict[int, bytes]:
-    """seq → the request body, for the calls of one log (message recipes resolved)."""
-    messages: dict[int, list[bytes]] = {}
-    out: dict[int, bytes] = {}
-    for call in sorted(calls, key=lambda c: c.seq):
-        request = call.request
-        if request.get("kind") == "whole":
-            out[call.seq] = blobs.get(str(request.get("body")), b"")
-            continue
-        base, keep, new = request.get("messages", [-1, 0, []])
-        kept = messages.get(int(base), [])[: int(keep)] if int(base) >= 0 else []
-        listed = kept + [blobs.get(str(h), b"") for h in new]
-        messages[call.seq] = listed
-        tools = request.get("tools")
-        out[call.seq] = spliced_body(
-            str(request.get("model", call.model_id)),
-            listed,
-            None if not tools else blobs.get(str(tools), b""),
-            blobs.get(str(request.get("options")), b""),
-        )
-    return out
-
-
 def _briefing(raw: str, blobs: Mapping[str, bytes]) -> Briefing:
     data = json.loads(raw)
 
@@ -287,7 +264,7 @@ def read_transcript(conn: sqlite3.Connection, task_id: str, trial: int) -> Trans
     originals = _originals(conn, by_log)
     stored: list[StoredCall] = []
     for log_id, calls in sorted(by_log.items()):
-        bodies = _bodies(calls, blobs)
+        bodies = request_bodies(calls, blobs)
         for call in calls:
             if call.basis is None and log_id != first:
                 continue  # (a re-grade makes no episode calls)
