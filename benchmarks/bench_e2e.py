@@ -575,9 +575,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if cells:
         warm_byte_code(cli or cli_command())
     for cell in cells:
-        runs = [
-            run_cell(cell, args.profile, cli, args.extra) for _ in range(max(1, args.repeat))
-        ]
+        runs = [run_cell(cell, args.profile, cli, args.extra) for _ in range(max(1, args.repeat))]
         result = median_result(runs)
         results.append(result)
         print(
