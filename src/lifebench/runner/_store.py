@@ -713,29 +713,7 @@ class RunStore:
         """
         with guarded_store(self._path, "reading the grading log"):
             found = self._attribution()
-        if found is None:
-            return None
-        rows, per_grading, unattributed = found
-        parts: dict[str, dict[str, Any]] = {}
-        for index in sorted(per_grading, reverse=True):
-            _, source, desc_json, _, to_grade, finished, _ = rows[index]
-            key = f"{source}:{desc_json}"
-            part = parts.setdefault(
-                key,
-                {
-                    **json.loads(desc_json),
-                    "source": source,
-                    "simulations": 0,
-                    "to_grade": to_grade,
-                    "interrupted": source == "eval" and finished is None,
-                },
-            )
-            part["simulations"] += per_grading[index]
-        out = list(parts.values())
-        if unattributed:
-            out.append({"source": "unknown", "simulations": unattributed, "interrupted": False})
-        distinct = {canonical_json({k: v for k, v in p.items() if k not in _COUNTS}) for p in out}
-        return {"parts": out, "mixed": len(distinct) > 1 or any(p["interrupted"] for p in out)}
+        return None if found is None else _grading_summary(*found)
 
     # ------------------------------------------------------------------ provenance
 
@@ -770,8 +748,7 @@ class RunStore:
                         None if row[6] is None else Provenance.model_validate_json(row[6]),
                     )
                 )
-            summary = self.grading()
-            mixed = bool(summary and summary["mixed"])
+            mixed = bool(_grading_summary(*found)["mixed"])
             if unattributed:
                 gradings.append(({}, None))
         return facts_from(self.config(), self.tasks(), self._sessions(), gradings, mixed)
@@ -885,6 +862,32 @@ class RunStore:
 
 _COUNTS = frozenset({"simulations", "to_grade", "interrupted", "source"})
 """Keys of a grading part that do not define the reward (parts differing only in them agree)."""
+
+
+def _grading_summary(
+    rows: list[Any], per_grading: Counter[int], unattributed: int
+) -> dict[str, Any]:
+    """``RunStore.grading()`` from the attribution of the stored evaluations to gradings."""
+    parts: dict[str, dict[str, Any]] = {}
+    for index in sorted(per_grading, reverse=True):
+        _, source, desc_json, _, to_grade, finished, _ = rows[index]
+        key = f"{source}:{desc_json}"
+        part = parts.setdefault(
+            key,
+            {
+                **json.loads(desc_json),
+                "source": source,
+                "simulations": 0,
+                "to_grade": to_grade,
+                "interrupted": source == "eval" and finished is None,
+            },
+        )
+        part["simulations"] += per_grading[index]
+    out = list(parts.values())
+    if unattributed:
+        out.append({"source": "unknown", "simulations": unattributed, "interrupted": False})
+    distinct = {canonical_json({k: v for k, v in p.items() if k not in _COUNTS}) for p in out}
+    return {"parts": out, "mixed": len(distinct) > 1 or any(p["interrupted"] for p in out)}
 
 
 __all__ = ["STORE_FILENAME", "RunStore", "StoreError"]
