@@ -283,3 +283,39 @@ def test_provenance_of_a_run_names_versions_tasks_graders_and_models(
     assert p.kinds == {"agent": "llm", "user": "llm", "evaluator": "both"}
     assert p.packages["pydantic"] and p.packages["python"]
     assert p.task_file is None  # bundled tasks
+
+
+def test_facts_follow_the_gradings_behind_the_stored_evaluations(tmp_path: Path) -> None:
+    """Grader versions come from the gradings that produced the current evaluations: a unit
+    graded before any grading was logged adds none (not recorded, and mixed with the others),
+    an interrupted re-grade makes the evaluations mixed, and the latest session's provenance
+    is the run's."""
+    from runner_fakes import evaluation, units
+
+    from lifebench.runner._provenance import Provenance
+
+    config = {"suite": "vita", "bases": ["state"], "evaluator": "state"}
+    tasks = {"t1": "h1", "t2": "h2"}
+    first = Provenance(lifebench_version="1", graders={"state": "g:1"})
+    second = Provenance(lifebench_version="2", graders={"state": "g:2"})
+    u1, u2 = units(tasks, trials=1)
+    with RunStore.open(tmp_path, config, "h", tasks, provenance=first) as store:
+        store.record(u1, simulation(u1), evaluation(1.0))  # before any grading was logged
+        facts = store.facts()
+        assert facts.graders == {"state": []} and not facts.mixed
+        store.begin_grading("run", {"evaluator": "state", "bases": ["state"]}, 1, first)
+        store.record(u2, simulation(u2), evaluation(1.0))
+        facts = store.facts()  # t1's evaluation predates the log: the two are mixed
+        assert facts.graders == {"state": ["g:1"]} and facts.mixed
+        assert facts.session == first and facts.versions == ["1"]
+    with RunStore.open(tmp_path, config, "h", tasks, provenance=second) as store:
+        grading = store.begin_grading("eval", {"evaluator": "state", "bases": ["state"]}, 2, second)
+        store.record_evaluation(u2.task_id, u2.trial, evaluation(0.0))
+        facts = store.facts()  # the re-grade never finished: mixed
+        assert facts.graders == {"state": ["g:2"]} and facts.mixed
+        assert facts.session == second and facts.versions == ["1", "2"]
+        store.record_evaluation(u1.task_id, u1.trial, evaluation(0.0))
+        store.finish_grading(grading, 2, 0)
+        facts = store.facts()
+        assert facts.graders == {"state": ["g:2"]} and not facts.mixed
+        assert store.provenance() == second

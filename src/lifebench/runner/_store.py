@@ -738,7 +738,9 @@ class RunStore:
             found = self._attribution()
         gradings: list[tuple[dict[str, Any], Provenance | None]] = []
         mixed = False
-        if found is not None:
+        if found is None:  # no grading log: whatever graded the evaluations is unknown
+            gradings.append(({}, None))
+        else:
             rows, per_grading, unattributed = found
             for index in sorted(per_grading):
                 row = rows[index]
