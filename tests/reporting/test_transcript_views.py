@@ -155,6 +155,15 @@ def test_a_run_without_recording_says_so(tmp_path: Path) -> None:
     code, shown, _ = _cli("show", str(out), task)
     assert code == 0
     assert shown.count("(not recorded: the run was made with --no-record-requests") == 2
+    from starlette.testclient import TestClient
+
+    from lifebench.viewer._app import create_app
+
+    client = TestClient(create_app([out], min_interval=0), base_url="http://127.0.0.1")
+    page = client.get(f"/sim?run=0&task={task}&trial=0")
+    assert page.status_code == 200 and 'id="not-recorded"' in page.text
+    assert 'class="model-call' not in page.text
+    assert client.get(f"/api/raw?run=0&task={task}&trial=0&call=1").status_code == 404
 
 
 def test_export_calls_writes_the_briefing_and_every_call(run_dir: Path) -> None:

@@ -51,9 +51,6 @@ from lifebench.messages import AssistantMessage, Message, Usage
 from lifebench.models._secrets import REDACTED
 from lifebench.models._types import ChatModel, GenerateConfig
 
-CALL_FORMAT = 1
-"""Version of the stored call records (:class:`CallRecord`)."""
-
 _COMPRESS_MIN = 256
 """Blobs shorter than this are stored as they are (zlib would not pay for its header)."""
 _ZLIB = (1, zlib.DEFLATED, 12, 4)
@@ -188,11 +185,6 @@ class PackedCalls:
     briefing: str | None = None
     """What the unit's agent and user were told (JSON), when it was recorded."""
 
-    @property
-    def size(self) -> int:
-        """Bytes of the blobs as stored (compressed)."""
-        return sum(len(b.data) for b in self.blobs)
-
 
 class CallLog:
     """The model calls of one unit (or of one re-grading of it), as they happen.
@@ -221,14 +213,6 @@ class CallLog:
     def text(self, text: str) -> str:
         """Store ``text`` (UTF-8) as a blob of the log; return its hash."""
         return self.add(self._coder.blob(text.encode("utf-8")))
-
-    def tool_list(self, tools: Sequence[Mapping[str, Any]]) -> str:
-        """Store a tool list (as a request carries it) as a blob; return its hash."""
-        from lifebench.models._wire import dumps
-
-        digest = self.add(self._coder.blob(dumps(list(tools))))
-        self.tools[digest] = None
-        return digest
 
     def shared_prefix(self, key: tuple[str, str], digests: list[bytes]) -> tuple[int, int]:
         """(base, kept): the call this one's messages extend — the previous call of the same
@@ -589,7 +573,6 @@ def request_bodies(calls: Sequence[CallRecord], blobs: Mapping[str, bytes]) -> d
 
 
 __all__ = [
-    "CALL_FORMAT",
     "Attempt",
     "AttemptRecord",
     "Blob",
