@@ -201,6 +201,9 @@ class CallLog:
         self._coder = coder or BlobCoder()
         self._last: dict[tuple[str, str], tuple[int, list[bytes]]] = {}
         self._started = time.perf_counter()
+        self.known: dict[bytes, str] = {}
+        """Option members and tool-list digests already stored with this log → blob hash
+        (the same for every call of a unit: no need to hash them again)."""
 
     def __len__(self) -> int:
         return len(self.calls)
@@ -222,9 +225,12 @@ class CallLog:
         keep, base = 0, -1
         if previous is not None:
             base, before = previous
-            limit = min(len(before), len(digests))
-            while keep < limit and before[keep] == digests[keep]:
-                keep += 1
+            if digests[: len(before)] == before:  # the usual case, compared in C
+                keep = len(before)
+            else:
+                limit = min(len(before), len(digests))
+                while keep < limit and before[keep] == digests[keep]:
+                    keep += 1
         self._last[key] = (len(self.calls), digests)
         return base, keep
 
@@ -446,15 +452,21 @@ class CallRecorder:
         else:
             base, keep = log.shared_prefix((role, self.name), [sha for _, sha in pieces])
             new = [add(coder.blob(data, sha)) for data, sha in pieces[keep:]]
+            known = log.known
+            options_hash = known.get(options)
+            if options_hash is None:
+                options_hash = known[options] = add(coder.blob(options))
             request = {
                 "kind": "spliced",
                 "model": self.model,
                 "messages": [base, keep, new],
-                "options": add(coder.blob(options)),
+                "options": options_hash,
             }
             if tools is not None:
-                tools_hash = add(coder.blob(*tools))
-                log.tools[tools_hash] = None
+                tools_hash = known.get(tools[1])
+                if tools_hash is None:
+                    tools_hash = known[tools[1]] = add(coder.blob(*tools))
+                    log.tools[tools_hash] = None
                 request["tools"] = tools_hash
         call: dict[str, Any] = {
             "seq": len(log.calls),
