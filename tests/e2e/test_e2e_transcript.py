@@ -292,3 +292,32 @@ def test_flowbench_session_unit_with_user_and_tool_simulators_and_judge(
     view = _check(out, server, _flow, goal, tools=False, judge_labels={None})
     roles = {c["role"] for c in view["transcript"]["calls"]}
     assert roles == {"agent", "user", "judge", "tool"}
+
+
+def test_a_regrade_from_the_cache_shows_the_response_that_filled_it(
+    tmp_path: Path, served: Callable[[Responder], MockOpenAIServer]
+) -> None:
+    server = served(_vita)
+    models = str(_models(tmp_path, server.base_url))
+    out = tmp_path / "vita"
+    _invoke(
+        "run", "--task-set", "demo", "--num-tasks", "1", "--agent", "llm", "--user", "llm",
+        "--evaluator", "both", "--agent-model", "agent", "--user-model", "user",
+        "--judge-model", "judge", "--models", models, "--out", str(out), "--quiet",
+    )  # fmt: skip
+    before = server.count
+    _invoke("eval", str(out), "--judge-model", "judge", "--models", models, "--quiet")
+    assert server.count == before  # every judge call answered from the model cache
+    with RunStore.read(out) as store:
+        (record,) = store.results()
+        t = store.transcript(record.task_id, record.trial)
+    judged = [c for c in t.calls if c.call.basis == "rubric"]
+    assert len(judged) == 1 and judged[0].source == "regrade"
+    hit = judged[0]
+    assert hit.call.cached and hit.call.response_kind == "cache" and hit.call.cache_key
+    first = next(r for r in server.requests if r.body["model"] == "judge-m")
+    assert hit.request == first.raw.decode()  # what would have been sent, exactly
+    original = json.loads(hit.original_response or "{}")
+    assert original == json.loads(json.dumps(_vita(first.body)))
+    text = _invoke("show", str(out), record.task_id, "--raw")
+    assert "from the model cache" in text and "response that filled the cache" in text
