@@ -296,6 +296,10 @@ class _BrokenConnection:
         ("logging a cancelled unit", lambda s, u: s.record_cancelled(u)),
         ("saving an evaluation", lambda s, u: s.record_evaluation(u.task_id, u.trial, None)),
         ("logging a grading", lambda s, u: s.finish_grading(1, 0, 0)),
+        ("reading the grading log", lambda s, u: s.facts()),
+        ("reading the sessions", lambda s, u: s.provenance()),
+        ("reading recorded model calls", lambda s, u: s.transcript(u.task_id, u.trial)),
+        ("reading recorded tools", lambda s, u: s.run_tools()),
     ],
 )
 def test_a_failing_store_names_the_file_and_what_it_was_doing(
