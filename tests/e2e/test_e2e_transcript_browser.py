@@ -6,9 +6,7 @@ model text that tries to be markup shown as text. Same set-up as
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -19,7 +17,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from test_e2e_view_browser import _first_line, _page, context
+from test_e2e_view_browser import _cli, _page, context, serving
 
 from lifebench.testing import MockOpenAIServer
 from lifebench.testing.mock_openai import MockServerThread, completion_response, tool_call
@@ -55,12 +53,6 @@ class Viewed:
     requests: list[bytes]
 
 
-def _cli(*args: str) -> None:
-    command = [sys.executable, "-c", "from lifebench.cli import main; main()", *args]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-
-
 @pytest.fixture(scope="module")
 def viewed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Viewed]:
     root = tmp_path_factory.mktemp("transcript-view")
@@ -82,25 +74,8 @@ def viewed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Viewed]:
 
     with RunStore.read(root / "run") as store:
         (record,) = store.results()
-    command = [
-        sys.executable, "-c", "from lifebench.cli import main; main()",
-        "view", str(root / "run"), "--port", "0",
-    ]  # fmt: skip
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
-    )
-    try:
-        line = _first_line(process.stdout, timeout=60)
-        assert line.startswith("lifebench view: http://127.0.0.1:"), (line, process.poll())
-        yield Viewed(line.split()[2], record.task_id, requests)
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=15)
+    with serving([root / "run"]) as (url, _):
+        yield Viewed(url, record.task_id, requests)
 
 
 def _open(context: Any, viewed: Viewed) -> tuple[Any, Any]:

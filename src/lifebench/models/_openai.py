@@ -8,6 +8,7 @@ import random
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from types import TracebackType
 from typing import Any
 
@@ -223,7 +224,6 @@ class OpenAICompatibleModel:
         if tools:
             tools_piece = wire.tools(tools)
         ctx = current_context()  # the unit's call log, when calls are recorded
-        started = time.perf_counter() if ctx is not None else 0.0
         plain = needs_plain_body(effective)
         key: str | None = None
         if self.cache is not None:
@@ -234,22 +234,28 @@ class OpenAICompatibleModel:
                 None if tools_piece is None else tools_piece[1],
                 [digest for _, digest in pieces],
             )
+        record = None
+        if ctx is not None:
+            record = partial(
+                self._recorder.record,
+                ctx,
+                pieces=pieces,
+                tools=tools_piece,
+                options=options,
+                cache_key=key,
+                started=time.perf_counter(),
+            )
+        if self.cache is not None and key is not None:
             hit = await self.cache.get(key)
             if hit is not None:
                 self.stats.cache_hits += 1
                 self._record(hit)
-                if ctx is not None:
-                    self._recorder.record(
-                        ctx,
-                        pieces=pieces,
-                        tools=tools_piece,
-                        options=options,
+                if record is not None:
+                    record(
                         body=self._plain(messages, tools, effective) if plain else None,
                         answer=hit,
                         response=hit.model_dump_json().encode("utf-8"),
                         response_kind="cache",
-                        cache_key=key,
-                        started=started,
                     )
                 return hit
         if plain:
@@ -261,41 +267,29 @@ class OpenAICompatibleModel:
                 None if tools_piece is None else tools_piece[0],
                 options,
             )
-        trace: list[_Answered] | None = [] if ctx is not None else None
+        trace: list[_Answered] = []
         try:
-            answer = await self._call_with_retries(body, trace)
+            answer = await self._call_with_retries(body, trace if record is not None else None)
         except ModelError as exc:
-            if ctx is not None and trace is not None:
-                self._recorder.record(
-                    ctx,
-                    pieces=pieces,
-                    tools=tools_piece,
-                    options=options,
+            if record is not None:
+                record(
                     body=body if plain else None,
                     answer=None,
                     response=None,
                     response_kind="http",
                     attempts=[_attempt_of(t) for t in trace],
                     error=str(exc),
-                    cache_key=key,
-                    started=started,
                 )
             raise
         self._record(answer)
-        if ctx is not None and trace is not None:
+        if record is not None:
             final = trace[-1].answer if trace else None
-            self._recorder.record(
-                ctx,
-                pieces=pieces,
-                tools=tools_piece,
-                options=options,
+            record(
                 body=body if plain else None,
                 answer=answer,
                 response=final.body if final is not None else None,
                 response_kind="http",
                 attempts=[_attempt_of(t) for t in trace[:-1]],
-                cache_key=key,
-                started=started,
             )
         if self.cache is not None and key is not None:
             await self.cache.put(key, self.model, answer)

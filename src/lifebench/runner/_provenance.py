@@ -384,6 +384,23 @@ def _grader_differences(a: RunFacts, b: RunFacts) -> list[Difference]:
     return out
 
 
+def _option_differences(
+    a: Mapping[str, Any], b: Mapping[str, Any], skip: frozenset[str] = frozenset()
+) -> list[Difference]:
+    """One difference per option (a ``--flag``) whose value differs."""
+    return [
+        Difference(
+            aspect="option",
+            detail=f"--{key.replace('_', '-')}: {_plain(a.get(key))} vs {_plain(b.get(key))}",
+            a=a.get(key),
+            b=b.get(key),
+            comparable=False,
+        )
+        for key in sorted((set(a) | set(b)) - skip)
+        if a.get(key) != b.get(key)
+    ]
+
+
 def _config_differences(a: RunFacts, b: RunFacts) -> list[Difference]:
     ca, cb = a.config, b.config
     out = []
@@ -446,31 +463,8 @@ def _config_differences(a: RunFacts, b: RunFacts) -> list[Difference]:
                 comparable=False,
             )
         )
-    sa, sb = ca.get("suite_options") or {}, cb.get("suite_options") or {}
-    for key in sorted(set(sa) | set(sb)):
-        if sa.get(key) != sb.get(key):
-            out.append(
-                Difference(
-                    aspect="option",
-                    detail=f"--{key.replace('_', '-')}: {_plain(sa.get(key))} vs "
-                    f"{_plain(sb.get(key))}",
-                    a=sa.get(key),
-                    b=sb.get(key),
-                    comparable=False,
-                )
-            )
-    for key in sorted((set(ca) | set(cb)) - _SELF):
-        if ca.get(key) != cb.get(key):
-            out.append(
-                Difference(
-                    aspect="option",
-                    detail=f"--{key.replace('_', '-')}: {_plain(ca.get(key))} vs "
-                    f"{_plain(cb.get(key))}",
-                    a=ca.get(key),
-                    b=cb.get(key),
-                    comparable=False,
-                )
-            )
+    out += _option_differences(ca.get("suite_options") or {}, cb.get("suite_options") or {})
+    out += _option_differences(ca, cb, _SELF)
     for key, aspect in (("seed", "seed"), ("trials", "trials")):
         if ca.get(key) != cb.get(key):
             out.append(
