@@ -5,7 +5,8 @@ with every kind of failure) and one run of an LLM agent, user simulator and rubr
 against the loopback mock server (so that its trajectory page has a briefing and recorded
 model calls), writes their HTML report, serves the viewer, and photographs the report, the
 trajectory page (its top, and its model calls with one request body open and a search) and
-the simulation list with the system's chromium (Playwright, ``executable_path``).
+the simulation list and the comparison page of two runs that are not comparable with the
+system's chromium (Playwright, ``executable_path``).
 """
 
 from __future__ import annotations
@@ -110,6 +111,19 @@ def main() -> None:
         runs = [str(root / n) for n in [*names, "oracle-instore", "synthetic", "llm-delivery"]]
         _cli("report", *runs, "--html", str(root / "report.html"))
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        oracle_demo = root / "oracle-demo"  # the LLM run's task, played offline (run 8)
+        _cli(
+            "run",
+            "--task-set",
+            "demo",
+            "--num-tasks",
+            "1",
+            "--agent",
+            "oracle",
+            "--out",
+            str(oracle_demo),
+        )
+        runs.append(str(oracle_demo))
         command = [sys.executable, "-c", "from lifebench.cli import main; main()", "view", *runs]
         server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
         try:
@@ -143,11 +157,21 @@ def main() -> None:
                 page.goto(f"{url}?run=6")
                 page.wait_for_load_state("load")
                 page.screenshot(path=str(DOCS / "viewer.png"))
+                # the LLM run beside the oracle on the same task: not comparable, and why
+                page.goto(f"{url}compare?task=LBD001_en&a=7&b=8")
+                page.wait_for_load_state("networkidle")
+                page.screenshot(path=str(DOCS / "compare.png"))
                 ctx.close()
         finally:
             server.terminate()
             server.wait(timeout=15)
-    for name in ("report.png", "trajectory.png", "trajectory-calls.png", "viewer.png"):
+    for name in (
+        "report.png",
+        "trajectory.png",
+        "trajectory-calls.png",
+        "viewer.png",
+        "compare.png",
+    ):
         print(DOCS / name, (DOCS / name).stat().st_size, "bytes")
 
 
