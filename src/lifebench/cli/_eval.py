@@ -37,7 +37,7 @@ def eval_(
     Grading options of the run's suite follow as --name VALUE (listed below).
     """
     from lifebench._util.gcpolicy import batch_gc
-    from lifebench.cli._run import finish_report
+    from lifebench.cli._run import finish_report, grading_code
     from lifebench.cli._suite_flags import parse_suite_flags
     from lifebench.runner import Progress, RunStore
     from lifebench.runner._regrade import regrade
@@ -63,8 +63,11 @@ def eval_(
                 progress=Progress(quiet=quiet, description="grading"),
             )
         )
-        finish_report(run_dir, quiet=quiet)
-    typer.echo(
-        f"graded {summary.graded} simulations ({summary.errors} grading errors, "
-        f"{summary.skipped} units without a simulation) in {run_dir}"
-    )
+        rep = finish_report(run_dir, quiet=quiet)
+        typer.echo(
+            f"graded {summary.graded} simulations ({summary.errors} grading errors, "
+            f"{summary.skipped} units without a simulation) in {run_dir}"
+        )
+        code = grading_code(rep, "Run the same `lifebench eval` again to grade them again")
+    if code:
+        raise typer.Exit(code=code)

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from rich.markup import escape
 
 from lifebench.cli._common import (
     EXIT_NOTHING_RAN,
@@ -218,14 +219,19 @@ def finish_report(run_dir: Path, *, quiet: bool) -> Report:
 
 def outcome_code(summary: RunSummary, rep: Report, run_dir: Path) -> int:
     """Print the summary lines and return the exit code: 3 when units ran and every one
-    ended in an infrastructure error, 1 when the run holds failed or rejected units, else 0."""
+    ended in an infrastructure error, or when the grading of every simulation failed; 1 when
+    the run holds failed or rejected units or evaluations that could not be graded; else 0.
+    Failures are printed on stderr whatever ``--quiet`` says."""
+    again = f", {summary.regraded} graded again" if summary.regraded else ""
     typer.echo(
         f"{summary.done} units done, {summary.infra_errors} infrastructure errors, "
-        f"{summary.rejected} rejected, {summary.skipped} already done; results in {run_dir}"
+        f"{summary.rejected} rejected, {summary.skipped} already done{again}; "
+        f"results in {run_dir}"
     )
     typer.echo(
         f"run total: {rep.n_simulations} done, {rep.n_errors} infrastructure errors, "
-        f"{rep.n_rejected} rejected, {rep.n_pending} pending"
+        f"{rep.n_rejected} rejected, {rep.n_pending} pending, "
+        f"{rep.n_grading_errors + rep.n_ungraded} grading errors"
     )
     if summary.executed and summary.done == 0 and summary.rejected == 0:
         err_console().print(
@@ -234,6 +240,9 @@ def outcome_code(summary: RunSummary, rep: Report, run_dir: Path) -> int:
             highlight=False,
         )
         return EXIT_NOTHING_RAN
+    code = grading_code(rep, "Re-run the same command to grade them again")
+    if code == EXIT_NOTHING_RAN:
+        return code
     if rep.n_errors or rep.n_rejected:
         typer.echo(
             "Re-run the same command to retry the units that failed"
@@ -241,7 +250,30 @@ def outcome_code(summary: RunSummary, rep: Report, run_dir: Path) -> int:
             err=True,
         )
         return EXIT_UNITS_FAILED
-    return 0
+    return code
+
+
+def grading_code(rep: Report, retry: str) -> int:
+    """Say on stderr how many simulations could not be graded and why (the most common
+    failure, e.g. the judge provider's message); 3 when none could be graded, 1 when some
+    could not, else 0. ``retry`` tells how to grade them again."""
+    failed = rep.n_grading_errors + rep.n_ungraded
+    if not failed:
+        return 0
+    groups = [g for g in rep.failures if g.kind == "grading"]
+    common = f"{groups[0].message} ({groups[0].count}×)" if groups else "(no message)"
+    every = failed == rep.n_simulations
+    what = (
+        f"the grading of every simulation failed ({failed})"
+        if every
+        else f"{failed} of {rep.n_simulations} simulation(s) could not be graded"
+    )
+    err_console().print(
+        f"[bold red]error:[/] {escape(what)}; most common: {escape(common)}. {escape(retry)} "
+        "(from the stored trajectories: nothing is simulated again).",
+        highlight=False,
+    )
+    return EXIT_NOTHING_RAN if every else EXIT_UNITS_FAILED
 
 
 def _common_error(run_dir: Path) -> str:

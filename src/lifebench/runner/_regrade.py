@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from lifebench.errors import InputError
+from lifebench.evaluation import Evaluator
 from lifebench.models import ModelCache, ModelFactory
 from lifebench.runner._experiment import CACHE_FILENAME, evaluate, grading_description
 from lifebench.runner._progress import Progress
@@ -28,6 +30,54 @@ class RegradeSummary:
     """Of those, evaluations that failed (recorded as grading errors)."""
     skipped: int
     """Units without a completed simulation (pending or infrastructure errors)."""
+
+
+def needs_grading(record: Any) -> bool:
+    """A done unit whose stored evaluation failed (or that was never graded)."""
+    return record.evaluation is None or record.evaluation.error is not None
+
+
+async def grade_records(
+    store: RunStore,
+    records: Sequence[Any],
+    tasks: Mapping[str, Any],
+    evaluators: Mapping[str, Evaluator],
+    bases: Sequence[str],
+    concurrency: int,
+    progress: Progress | None = None,
+) -> int:
+    """Grade the stored simulations of ``records`` again and store each new evaluation (the
+    bases of the earlier one that are not recomputed are kept). Returns how many of the new
+    evaluations failed. Nothing is simulated: only the evaluators' (judge) calls are made.
+    A judge provider that refuses every call stops it (:class:`FatalProviderError`)."""
+    limit = asyncio.Semaphore(concurrency)
+    errors = 0
+    if progress is not None:
+        progress.start(total=len(records))
+
+    async def one(record: Any) -> None:
+        nonlocal errors
+        async with limit:
+            if progress is not None:
+                progress.unit_started()
+            new = await evaluate(
+                tasks[record.task_id], record.simulation, evaluators, bases, record.evaluation
+            )
+            store.record_evaluation(record.task_id, record.trial, new)
+            errors += int(new.error is not None)
+            if progress is not None:
+                progress.unit_finished(failed=new.error is not None)
+
+    try:
+        async with asyncio.TaskGroup() as group:
+            for record in records:
+                group.create_task(one(record))
+    except BaseExceptionGroup as group_error:
+        raise primary_error(group_error) from None
+    finally:
+        if progress is not None:
+            progress.stop()
+    return errors
 
 
 def regrade_options(stored: dict[str, Any], overrides: dict[str, Any], run_dir: Path) -> RunOptions:
@@ -96,33 +146,11 @@ async def regrade(
         evaluators = suite.build_evaluators(options, models)
         bases = suite.reward_bases(options)
         grading = store.begin_grading("eval", grading_description(options, bases), len(records))
-        limit = asyncio.Semaphore(concurrency)
-        errors = 0
-        if progress is not None:
-            progress.start(total=len(records))
-
-        async def one(record: Any) -> None:
-            nonlocal errors
-            async with limit:
-                if progress is not None:
-                    progress.unit_started()
-                new = await evaluate(
-                    tasks[record.task_id], record.simulation, evaluators, bases, record.evaluation
-                )
-                store.record_evaluation(record.task_id, record.trial, new)
-                errors += int(new.error is not None)
-                if progress is not None:
-                    progress.unit_finished(failed=new.error is not None)
-
         try:
-            async with asyncio.TaskGroup() as group:
-                for record in records:
-                    group.create_task(one(record))
-        except BaseExceptionGroup as group_error:
-            raise primary_error(group_error) from None
+            errors = await grade_records(
+                store, records, tasks, evaluators, bases, concurrency, progress
+            )
         finally:
-            if progress is not None:
-                progress.stop()
             await models.aclose()
         store.finish_grading(grading, len(records), errors)
         total = len(store.results())
