@@ -202,3 +202,20 @@ def write_output(path: Path, chunks: Iterable[str]) -> None:
         write_atomic(path, chunks)
     except OSError as exc:
         raise LifebenchError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+HEADLINE_HELP = (
+    "Which number leads where the suite's official number is shown beside lifebench's: "
+    "lifebench (corrected) | official (the official code's semantics on the same outputs)."
+)
+
+
+def check_headline(value: str) -> Any:
+    """``--headline``: lifebench or official (else a usage error naming the flag)."""
+    from lifebench.metrics import HEADLINES
+
+    if value not in HEADLINES:
+        raise typer.BadParameter(
+            f"must be {' or '.join(HEADLINES)}, not {value!r}", param_hint="--headline"
+        )
+    return value

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from lifebench.cli._common import run_async, user_errors
+from lifebench.cli._common import HEADLINE_HELP, check_headline, run_async, user_errors
 
 
 def eval_(
@@ -25,6 +25,9 @@ def eval_(
     ] = None,
     concurrency: Annotated[int, typer.Option(min=1, help="Simulations graded at once.")] = 8,
     quiet: Annotated[bool, typer.Option(help="No progress display.")] = False,
+    headline: Annotated[
+        str, typer.Option(help=HEADLINE_HELP, callback=check_headline)
+    ] = "lifebench",
 ) -> None:
     """Grade saved trajectories again, without re-running them.
 
@@ -63,7 +66,7 @@ def eval_(
                 progress=Progress(quiet=quiet, description="grading"),
             )
         )
-        rep = finish_report(run_dir, quiet=quiet)
+        rep = finish_report(run_dir, quiet=quiet, headline=headline)
         typer.echo(
             f"graded {summary.graded} simulations ({summary.errors} grading errors, "
             f"{summary.skipped} units without a simulation) in {run_dir}"

@@ -9,7 +9,13 @@ from typing import Annotated
 
 import typer
 
-from lifebench.cli._common import user_errors, write_json, write_output
+from lifebench.cli._common import (
+    HEADLINE_HELP,
+    check_headline,
+    user_errors,
+    write_json,
+    write_output,
+)
 
 
 def report(
@@ -36,6 +42,9 @@ def report(
     markdown: Annotated[
         Path | None, typer.Option("--markdown", help="Write the report as Markdown to this file.")
     ] = None,
+    headline: Annotated[
+        str, typer.Option(help=HEADLINE_HELP, callback=check_headline)
+    ] = "lifebench",
 ) -> None:
     """Show Avg@k, Pass@k, Pass^k (with 95% bootstrap CIs), failures grouped by message,
     terminations, turns, tokens and cost of each run.
@@ -51,7 +60,10 @@ def report(
     with user_errors():
         runs = [load_run(d) for d in run_dirs]
         labels = run_labels(run_dirs)
-        bundles = [build_run_report(run, label) for run, label in zip(runs, labels, strict=True)]
+        bundles = [
+            build_run_report(run, label, headline)  # type: ignore[arg-type]
+            for run, label in zip(runs, labels, strict=True)
+        ]
         if html is not None or markdown is not None:
             from lifebench.reporting._html import render_html, render_markdown
 

@@ -12,6 +12,8 @@ from rich.markup import escape
 from lifebench.cli._common import (
     EXIT_NOTHING_RAN,
     EXIT_UNITS_FAILED,
+    HEADLINE_HELP,
+    check_headline,
     err_console,
     fail,
     run_async,
@@ -127,6 +129,9 @@ def run(
         bool, typer.Option(help="Cache model calls in RUN_DIR/model_cache.sqlite.")
     ] = True,
     quiet: Annotated[bool, typer.Option(help="No progress display.")] = False,
+    headline: Annotated[
+        str, typer.Option(help=HEADLINE_HELP, callback=check_headline)
+    ] = "lifebench",
 ) -> None:
     """Run a suite. With no model configured: the offline demo (the suite's offline agent and
     user on its bundled tasks).
@@ -195,20 +200,25 @@ def run(
         )
         for note in exp.notes:
             err_console().print(f"note: {note}", highlight=False, markup=False)
-        rep = finish_report(exp.run_dir, quiet=quiet)
+        rep = finish_report(exp.run_dir, quiet=quiet, headline=headline)
         code = outcome_code(summary, rep, exp.run_dir)
     if code:
         raise typer.Exit(code=code)
 
 
-def finish_report(run_dir: Path, *, quiet: bool) -> Report:
+def finish_report(run_dir: Path, *, quiet: bool, headline: str = "lifebench") -> Report:
     """Build, write (``RUN_DIR/report.json``) and show the report of a run directory."""
     from lifebench.reporting import build_report, render_report, write_report
     from lifebench.runner import RunStore
 
     store = RunStore.read(run_dir)
     try:
-        rep = build_report(store.results(), store.config(), grading=store.grading())
+        rep = build_report(
+            store.results(),
+            store.config(),
+            grading=store.grading(),
+            headline="official" if headline == "official" else "lifebench",
+        )
     finally:
         store.close()
     write_report(rep, run_dir / "report.json")

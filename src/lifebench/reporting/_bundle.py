@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from lifebench.metrics import Headline
 from lifebench.reporting._load import RunData
 from lifebench.reporting._outcomes import UnitSummary, tool_error_kinds, unit_summaries
 from lifebench.reporting._report import Report, build_report
@@ -97,9 +98,10 @@ def complexity_buckets(report: Report, records: Sequence[Any]) -> list[Complexit
     return [ComplexityBucket(n, len(v), math.fsum(v) / len(v)) for n, v in sorted(rewards.items())]
 
 
-def build_run_report(run: RunData, label: str) -> RunReport:
-    """Report of ``run`` with its unit summaries, tool error kinds and complexity buckets."""
-    report = build_report(run.records, run.config, grading=run.grading)
+def build_run_report(run: RunData, label: str, headline: Headline = "lifebench") -> RunReport:
+    """Report of ``run`` with its unit summaries, tool error kinds and complexity buckets
+    (``headline``: which of lifebench's and the official number leads)."""
+    report = build_report(run.records, run.config, grading=run.grading, headline=headline)
     return RunReport(
         label=label,
         run_dir=str(run.run_dir),

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from lifebench.metrics import Headline
 from lifebench.metrics._types import Interval
 from lifebench.reporting._outcomes import OUTCOME_MARKS, UnitSummary
 from lifebench.reporting._report import Report
@@ -36,6 +37,66 @@ def _money(value: float | None) -> str:
     return "—" if value is None else f"${value:,.4f}"
 
 
+def _score(value: float | None, scale: str) -> str:
+    if value is None:
+        return "—"
+    return f"{value:.2f}" if scale == "points" else _pct(value)
+
+
+def _score_ci(value: float | None, ci: Interval | None, scale: str) -> str:
+    if value is None or ci is None:
+        return _score(value, scale)
+    if scale == "points":
+        return f"{value:.2f} [{ci[0]:.2f}–{ci[1]:.2f}]"
+    return _with_ci(value, ci)
+
+
+def headline_row(report: Report) -> tuple[str, str] | None:
+    """("label (who)", value [interval]) of the suite's headline aggregate, as ``--headline``
+    picks it (None when the suite has no official comparison)."""
+    comparison = report.comparison
+    if comparison is None or not comparison.pairs:
+        return None
+    pair = comparison.pairs[0]
+    who = report.headline
+    return (
+        f"{pair.label} ({who})",
+        _score_ci(pair.value(who), pair.interval(who), pair.scale),
+    )
+
+
+def comparison_table(report: Report) -> Table:
+    """The suite's numbers as the official code computes them beside lifebench's (the one
+    ``--headline`` picks first), and why units differ."""
+    table = Table(title="Official scoring vs lifebench (same stored outputs)")
+    comparison = report.comparison
+    if comparison is None:
+        return table
+    order: tuple[Headline, Headline] = (
+        ("official", "lifebench") if report.headline == "official" else ("lifebench", "official")
+    )
+    table.add_column("number")
+    for who in order:
+        table.add_column(who + (" (headline)" if who == report.headline else ""), justify="right")
+    if not comparison.available:
+        table.add_row(Text(safe_text(comparison.reason)), "—", "—")
+        return table
+    for pair in comparison.pairs:
+        table.add_row(
+            Text(safe_text(pair.label)),
+            *(_score_ci(pair.value(who), pair.interval(who), pair.scale) for who in order),
+        )
+    table.add_section()
+    table.add_row(
+        "units where they differ",
+        f"{comparison.differing_units} of {comparison.units}",
+        "",
+    )
+    for name, count in comparison.classes.items():
+        table.add_row(Text("  " + safe_text(name), style="dim"), str(count), "")
+    return table
+
+
 def summary_table(report: Report) -> Table:
     """Counts, mean reward and retries."""
     table = Table(title="Run summary", show_header=False)
@@ -53,6 +114,9 @@ def summary_table(report: Report) -> Table:
         ("retries: model calls / units", f"{report.retries.model} / {report.retries.unit_reruns}"),
         ("graded by", report.grading_summary()),
     ]
+    head = headline_row(report)
+    if head is not None:
+        rows.insert(0, head)
     for name, value in rows:
         table.add_row(name, value)
     return table
@@ -296,7 +360,8 @@ def render_report(
     failed criteria and errors.
     """
     out = console or Console()
-    tables = [summary_table(report), k_table(report), basis_table(report), coverage_table(report)]
+    tables = [summary_table(report), comparison_table(report), k_table(report)]
+    tables += [basis_table(report), coverage_table(report)]
     tables += [suite_table(report), termination_table(report), usage_table(report)]
     tables.append(failure_table(report))
     if show_tasks and outcomes is None:
@@ -307,5 +372,8 @@ def render_report(
     if show_tasks and outcomes is not None:
         for line in task_lines(report, outcomes):
             out.print(line, highlight=False)
+    if report.comparison is not None:
+        for note in report.comparison.notes:
+            out.print(Text("official: ", style="dim") + Text(safe_text(note)), highlight=False)
     for warning in report.warnings:
         out.print(Text("warning: ", style="yellow") + Text(safe_text(warning)), highlight=False)

@@ -14,7 +14,9 @@ from lifebench._util.hashing import canonical_json
 from lifebench.metrics import (
     DEFAULT_BOOTSTRAP_SAMPLES,
     DEFAULT_BOOTSTRAP_SEED,
+    Headline,
     Metrics,
+    OfficialComparison,
     ResultRecord,
     compute_metrics,
 )
@@ -49,6 +51,26 @@ class Report(Metrics):
     def grading_summary(self) -> str:
         """One line: which grading produced the numbers (and a caveat when mixed)."""
         return grading_line(self.grading)
+
+    headline: Headline = Field(
+        "lifebench",
+        description="Which number leads where both are shown: lifebench's or the official "
+        "code's (`--headline`).",
+    )
+    comparison: OfficialComparison | None = Field(
+        None,
+        description="The suite's official numbers beside lifebench's, from the same stored "
+        "outputs, with the units where they differ counted by class (None: the suite has no "
+        "official scoring).",
+    )
+
+    def headline_number(self) -> tuple[str, float | None, Any] | None:
+        """(label, value, interval) of the suite's headline aggregate as ``headline`` picks it
+        (None without a comparison)."""
+        if self.comparison is None or not self.comparison.pairs:
+            return None
+        pair = self.comparison.pairs[0]
+        return pair.label, pair.value(self.headline), pair.interval(self.headline)
 
     failures: list[FailureGroup] = Field(
         default_factory=list,
@@ -116,22 +138,25 @@ def build_report(
     grading: Mapping[str, Any] | None = None,
     bootstrap_samples: int = DEFAULT_BOOTSTRAP_SAMPLES,
     seed: int = DEFAULT_BOOTSTRAP_SEED,
+    headline: Headline = "lifebench",
 ) -> Report:
     """Compute the metrics of ``records``, add the suite's own metrics (the suite named in
     ``config``), attach ``config`` (normalised to plain JSON) and describe the grading behind
     the numbers (``grading``: the store's grading log, see ``RunStore.grading``; without it,
     the configuration's evaluator). A mixed grading adds a warning."""
-    from lifebench.suites import get_suite
+    from lifebench.suites import OfficialScoring, get_suite
 
     records = list(records)
     metrics = compute_metrics(records, bootstrap_samples=bootstrap_samples, seed=seed)
     plain_config = json.loads(canonical_json(config))
     suite_name = plain_config.get("suite")
     extra: dict[str, Any] = {}
+    comparison: OfficialComparison | None = None
     if suite_name:
-        extra = json.loads(
-            canonical_json(dict(get_suite(str(suite_name)).report_metrics(records, plain_config)))
-        )
+        suite = get_suite(str(suite_name))
+        extra = json.loads(canonical_json(dict(suite.report_metrics(records, plain_config))))
+        if isinstance(suite, OfficialScoring):
+            comparison = suite.official_comparison(records, plain_config)
     clash = sorted(set(extra) & (set(Report.model_fields) | {"suite_metrics", "grading_summary"}))
     if clash:
         raise ValueError(f"suite '{suite_name}' reports metrics named like core ones: {clash}")
@@ -152,6 +177,8 @@ def build_report(
         config=plain_config,
         suite_metric_names=sorted(extra),
         grading=described,
+        headline=headline,
+        comparison=comparison,
         failures=failure_groups(unit_summaries(records)),
     )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lifebench._util.text import Language
 from lifebench.errors import InputError
@@ -19,6 +19,9 @@ from lifebench.tools import ToolSet
 from lifebench.travel.options import TravelOptions
 from lifebench.travel.sandbox import Sandbox, SandboxConfig
 from lifebench.travel.task import TravelTask, effective_subset
+
+if TYPE_CHECKING:
+    from lifebench.metrics import OfficialComparison
 
 DOMAIN = "travel"
 DEFAULT_TIME = "2025-10-24 10:00"
@@ -199,6 +202,14 @@ class TravelSuite:
         from lifebench.travel import grading
 
         return grading.report_metrics(records, config)
+
+    def official_comparison(
+        self, records: Sequence[Any], config: Mapping[str, Any]
+    ) -> OfficialComparison:
+        """The official TravelBench numbers (subsets and overall) beside lifebench's."""
+        from lifebench.travel.grading.report import official_comparison
+
+        return official_comparison(records, config)
 
 
 def run_directory(options: RunOptions) -> Path:
