@@ -22,6 +22,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from lifebench.errors import InputError
+from lifebench.metrics import Headline, OfficialComparison
 from lifebench.suites import RunOptions
 from lifebench.suites._options import make_run_options
 
@@ -165,27 +166,44 @@ def cell_options(
         raise InputError(f"cell {cell.name}: {exc}", file=source) from None
 
 
-def combined_report(spec: SweepSpec, cells: Sequence[Cell], out: Path) -> dict[str, Any]:
+def combined_report(
+    spec: SweepSpec, cells: Sequence[Cell], out: Path, *, headline: Headline = "lifebench"
+) -> dict[str, Any]:
     """One report of the sweep: every cell's headline numbers, and the pooled groups of
-    ``combine`` (metrics over the union of their units, task ids prefixed by cell)."""
+    ``combine`` (metrics over the union of their units, task ids prefixed by cell).
+
+    A pooled group's ``score`` is the suite's own aggregate of the pooled units (the first
+    number of its official comparison, e.g. TravelBench's overall over the subset cells), never
+    a plain mean of rewards where the suite defines another; its ``comparison`` gives the
+    official number beside lifebench's. Groups mixing suites have no ``score``."""
     from lifebench.metrics import compute_metrics
     from lifebench.reporting import build_report
     from lifebench.runner._store import RunStore
 
     rows: list[dict[str, Any]] = []
     pooled: dict[str, list[Any]] = {}
+    configs: dict[str, dict[str, dict[str, Any]]] = {}
     pooled_labels: dict[str, dict[str, str]] = {}
     for cell in cells:
         store = RunStore.read(out / cell.name)
         try:
             records = store.results()
-            rep = build_report(records, store.config(), grading=store.grading())
+            config = store.config()
+            rep = build_report(records, config, grading=store.grading(), headline=headline)
         finally:
             store.close()
-        rows.append({"cell": cell.name, "labels": cell.labels, **_headline(rep.model_dump())})
+        rows.append(
+            {
+                "cell": cell.name,
+                "labels": cell.labels,
+                **_headline(rep.model_dump()),
+                **_score(rep.comparison, headline),
+            }
+        )
         kept = {a: v for a, v in cell.labels.items() if a not in spec.combine}
         key = "__".join(f"{a}={v}" for a, v in kept.items()) or "all"
         pooled_labels[key] = kept
+        configs.setdefault(key, {})[cell.name] = config
         pooled.setdefault(key, []).extend(
             r.model_copy(update={"task_id": f"{cell.name}/{r.task_id}"}) for r in records
         )
@@ -193,15 +211,53 @@ def combined_report(spec: SweepSpec, cells: Sequence[Cell], out: Path) -> dict[s
     if spec.combine:
         for key, records in pooled.items():
             metrics = compute_metrics(records)
+            comparison = suite_aggregate(records, configs[key])
             groups.append(
                 {
                     "group": key,
                     "labels": pooled_labels[key],
                     "pooled": list(spec.combine),
                     **_headline(metrics.model_dump()),
+                    **_score(comparison, headline),
                 }
             )
-    return {"name": spec.name, "cells": rows, "combined": groups}
+    return {"name": spec.name, "headline": headline, "cells": rows, "combined": groups}
+
+
+def suite_aggregate(
+    records: Sequence[Any], configs: Mapping[str, Mapping[str, Any]]
+) -> OfficialComparison | None:
+    """The suite's own aggregate of records pooled from the runs ``configs`` (cell name →
+    run configuration; record ids are ``<cell>/<task id>``), or None when the runs belong to
+    different suites or the suite defines none (then the plain metrics stand alone)."""
+    from lifebench.suites import OfficialScoring, get_suite
+
+    suites = {str(c.get("suite") or "vita") for c in configs.values()}
+    if len(suites) != 1:
+        return None
+    suite = get_suite(suites.pop())
+    if not isinstance(suite, OfficialScoring):
+        return None
+    first = next(iter(configs.values()))
+    merged = {**first, "pooled": {name: dict(c) for name, c in configs.items()}}
+    return suite.official_comparison(records, merged)
+
+
+def _score(comparison: OfficialComparison | None, headline: Headline) -> dict[str, Any]:
+    """``score`` (the suite's headline aggregate: label, both values, intervals and the one
+    ``headline`` picks) and the whole ``comparison``; empty without one."""
+    if comparison is None:
+        return {}
+    pair = comparison.headline_pair()
+    score = None
+    if pair is not None:
+        score = {
+            **pair.model_dump(mode="json"),
+            "headline": headline,
+            "value": pair.value(headline),
+            "interval": pair.interval(headline),
+        }
+    return {"score": score, "comparison": comparison.model_dump(mode="json")}
 
 
 def _headline(data: Mapping[str, Any]) -> dict[str, Any]:

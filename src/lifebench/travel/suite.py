@@ -62,6 +62,22 @@ class TravelSuite:
             return list(load_tasks(source))
         return list(load_bundled(language))
 
+    def load_run_tasks(self, source: Path | None, domain: str, options: RunOptions) -> list[Any]:
+        """The run's rows: a folder needs ``--subset all`` (its three official files in one
+        run); with ``--subset all`` every row's id is keyed by its subset."""
+        from lifebench.travel.loader import keyed_by_subset
+
+        subset = options.options_for(TravelOptions).subset
+        if source is not None and source.is_dir() and subset != "all":
+            raise InputError(
+                "--tasks is a folder: run its three official files together with --subset all, "
+                "or give one file",
+                file=str(source),
+                field="--subset",
+            )
+        tasks = self.load_tasks(source, domain, options.language, options.task_set)
+        return [keyed_by_subset(t) for t in tasks] if subset == "all" and source else tasks
+
     def lint(self, tasks: Sequence[Any]) -> Sequence[Finding]:
         """Data problems of the rows (``tasks validate``)."""
         from lifebench.travel.lint import lint_tasks

@@ -316,14 +316,20 @@ _ID_SUBSET = re.compile(r"^(single|multi|unsolvable)-")
 
 def _unit_subset(record: ResultRecord, config: Mapping[str, Any]) -> str:
     """The record's subset: its evaluation's, else its id's prefix (runs of several subsets),
-    else the run's ``--subset``, else the one the task file's name declares."""
+    else the run's ``--subset``, else the one the task file's name declares. Records pooled
+    from several runs (a sweep's ``combine``) are ``<cell>/<id>`` and read the configuration
+    of their own run from ``config["pooled"]``."""
     result = _result(record)
     subset = result.info.get("subset") if result is not None else None
     if subset in SUBSETS:
         return str(subset)
-    prefix = _ID_SUBSET.match(record.task_id)
+    cell, _, task_id = record.task_id.rpartition("/")
+    prefix = _ID_SUBSET.match(task_id)
     if prefix:
         return prefix.group(1)
+    pooled = config.get("pooled")
+    if cell and isinstance(pooled, Mapping) and isinstance(pooled.get(cell), Mapping):
+        config = pooled[cell]
     fallback = _config_subset(config)
     if fallback:
         return fallback
