@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from shared_data import shared_file
 from typer.testing import CliRunner
 
 from lifebench.cli import app
 from lifebench.errors import InputError
 from lifebench.travel.loader import OFFICIAL_TRACE_ID, load_folder, load_tasks
+from shared_data import shared_file
 
 ROW = {"time": "2025-10-24 10:00", "query": "明天成都到重庆的高铁", "context": ""}
 
