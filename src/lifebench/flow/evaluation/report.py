@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
+from lifebench.evaluation import GRADING_ERROR
 from lifebench.flow.evaluation.counts import PRF, ratio
 from lifebench.flow.evaluation.prompts import FAILURE_CATEGORIES
 
@@ -23,7 +24,7 @@ GROUPS = ("domain", "role", "format")
 
 
 class _Tally(Protocol):
-    def add(self, info: Mapping[str, Any], extra: Mapping[str, Any] | None) -> None: ...
+    def add(self, info: Mapping[str, Any] | None, extra: Mapping[str, Any] | None) -> None: ...
 
 
 T = TypeVar("T", bound=_Tally)
@@ -47,8 +48,14 @@ class TurnTally:
     scores: list[int] = field(default_factory=list)
     missing: int = 0
 
-    def add(self, info: Mapping[str, Any], response: Mapping[str, Any] | None) -> None:
-        """Add one turn (``info`` of its ``turn`` basis, ``response`` basis info if judged)."""
+    def add(self, info: Mapping[str, Any] | None, response: Mapping[str, Any] | None) -> None:
+        """Add one turn (``info`` of its ``turn`` basis, ``response`` basis info if judged;
+        either is None when that part of the grading failed)."""
+        if response is not None and response["score"] is not None:
+            self.scores.append(response["score"])
+            self.missing += int(response["missing"])
+        if info is None:
+            return
         c = info["counts"]
         self.turns += 1
         self.tools += PRF(c["correct_call"], c["pred_call"], c["gold_call"])
@@ -57,9 +64,6 @@ class TurnTally:
         self.node_correct += c["node_correct"]
         self.unusable_turns += c["format_error"]
         self.format_errors += c["unusable_replies"]
-        if response is not None and response["score"] is not None:
-            self.scores.append(response["score"])
-            self.missing += int(response["missing"])
 
     def numbers(self, nodes: bool, judged: bool) -> dict[str, Any]:
         """The report numbers of these turns."""
@@ -96,15 +100,17 @@ class SessionTally:
     format_errors: int = 0
     failures: dict[str, int] = field(default_factory=dict)
 
-    def add(self, info: Mapping[str, Any], tools: Mapping[str, Any] | None) -> None:
-        """Add one session (``info`` of its ``completion`` basis, ``session_tools`` info)."""
-        self.sessions += 1
-        self.successes += int(info["success"])
-        self.progress.append(info["progress"])
-        self.capped += int(info["capped"])
-        if "failure_reason" in info:
-            name = info["failure_reason"]
-            self.failures[name] = self.failures.get(name, 0) + 1
+    def add(self, info: Mapping[str, Any] | None, tools: Mapping[str, Any] | None) -> None:
+        """Add one session (``info`` of its ``completion`` basis, ``session_tools`` info;
+        either is None when that part of the grading failed)."""
+        if info is not None:
+            self.sessions += 1
+            self.successes += int(info["success"])
+            self.progress.append(info["progress"])
+            self.capped += int(info["capped"])
+            if "failure_reason" in info:
+                name = info["failure_reason"]
+                self.failures[name] = self.failures.get(name, 0) + 1
         if tools is not None:
             calls = tools["calls"]
             self.tools += PRF(calls["tp"], calls["n_pred"], calls["n_gold"])
@@ -132,29 +138,50 @@ class SessionTally:
         return out
 
 
+def usable(evaluation: Any, basis: str) -> Mapping[str, Any] | None:
+    """The ``info`` of ``basis`` when it was graded (None when absent or its grading failed):
+    each judged part of a unit stands or fails alone."""
+    if evaluation is None or basis not in evaluation.by_basis:
+        return None
+    info = evaluation.by_basis[basis].info
+    return None if GRADING_ERROR in info else info
+
+
 def _tally(
-    graded: Sequence[Mapping[str, Any]], main: str, extra: str, make: Callable[[], T]
-) -> tuple[T, dict[str, dict[str, T]], int]:
-    """Add every unit whose ``main`` basis is gradable to the total and to its groups."""
+    records: Sequence[Any], main: str, extra: str, make: Callable[[], T]
+) -> tuple[T, dict[str, dict[str, T]], int, int, dict[str, int]]:
+    """Add every done unit's usable parts to the total and to its groups. Returns the total,
+    the groups, the units whose ``main`` basis is ungradable, the units with no usable
+    ``main`` basis (not evaluated: infrastructure errors, failed gradings) and, per basis,
+    the gradings that failed."""
     total = make()
     groups: dict[str, dict[str, T]] = {g: {} for g in GROUPS}
-    ungradable = 0
-    for bases in graded:
-        info = bases[main].info
-        if info.get("ungradable"):
+    ungradable = skipped = 0
+    failed: dict[str, int] = {}
+    for record in records:
+        evaluation = record.evaluation if record.status == "done" else None
+        if evaluation is not None:
+            for name, result in evaluation.by_basis.items():
+                if GRADING_ERROR in result.info:
+                    failed[name] = failed.get(name, 0) + 1
+        info, more = usable(evaluation, main), usable(evaluation, extra)
+        if info is not None and info.get("ungradable"):
             ungradable += 1
             continue
-        more = bases[extra].info if extra in bases else None
+        skipped += int(info is None)
+        if info is None and more is None:
+            continue
         total.add(info, more)
+        keyed: Mapping[str, Any] = info if info is not None else (more or {})
         for g in GROUPS:
-            groups[g].setdefault(str(info[g]), make()).add(info, more)
-    return total, groups, ungradable
+            groups[g].setdefault(str(keyed.get(g, "(unknown)")), make()).add(info, more)
+    return total, groups, ungradable, skipped, dict(sorted(failed.items()))
 
 
-def turn_report(graded: Sequence[Mapping[str, Any]], fmt: str, skipped: int) -> dict[str, Any]:
+def turn_report(records: Sequence[Any], fmt: str) -> dict[str, Any]:
     """Turn-level numbers of the usable evaluations (``fmt``: the run's knowledge format)."""
-    total, groups, ungradable = _tally(graded, "turn", "response", TurnTally)
-    judged = any("response" in b for b in graded)
+    total, groups, ungradable, skipped, failed = _tally(records, "turn", "response", TurnTally)
+    judged = any(r.evaluation is not None and "response" in r.evaluation.by_basis for r in records)
     nodes = fmt in NODE_FORMATS
     out: dict[str, Any] = {
         "level": "turn",
@@ -165,6 +192,7 @@ def turn_report(graded: Sequence[Mapping[str, Any]], fmt: str, skipped: int) -> 
             "nodes": {"correct": total.node_correct, "gold": total.node_gold},
             "ungradable": ungradable,
             "not_evaluated": skipped,
+            "grading_errors": failed,
         },
     }
     for g, keyed in groups.items():
@@ -172,9 +200,11 @@ def turn_report(graded: Sequence[Mapping[str, Any]], fmt: str, skipped: int) -> 
     return out
 
 
-def session_report(graded: Sequence[Mapping[str, Any]], fmt: str, skipped: int) -> dict[str, Any]:
+def session_report(records: Sequence[Any], fmt: str) -> dict[str, Any]:
     """Session-level numbers of the usable evaluations."""
-    total, groups, ungradable = _tally(graded, "completion", "session_tools", SessionTally)
+    total, groups, ungradable, skipped, failed = _tally(
+        records, "completion", "session_tools", SessionTally
+    )
     reasons = bool(total.failures)
     out: dict[str, Any] = {
         "level": "session",
@@ -184,6 +214,7 @@ def session_report(graded: Sequence[Mapping[str, Any]], fmt: str, skipped: int) 
             "official_double_count_right": total.official_right,
             "ungradable": ungradable,
             "not_evaluated": skipped,
+            "grading_errors": failed,
         },
     }
     for g, keyed in groups.items():
@@ -193,13 +224,10 @@ def session_report(graded: Sequence[Mapping[str, Any]], fmt: str, skipped: int) 
 
 def flow_report(records: Sequence[Any], config: Mapping[str, Any]) -> dict[str, Any]:
     """The suite's report numbers for ``records`` of a run configured by ``config`` (its
-    ``suite_options`` name the level and the knowledge format)."""
-    graded = [
-        r.evaluation.by_basis
-        for r in records
-        if r.status == "done" and r.evaluation is not None and r.evaluation.error is None
-    ]
-    skipped = len(records) - len(graded)
+    ``suite_options`` name the level and the knowledge format). Each judged part of a unit
+    stands alone: a failed completion judge leaves the session's tool counts in, a failed
+    response judge the turn's counters."""
     options = config["suite_options"]
-    report = session_report if options["level"] == "session" else turn_report
-    return report(graded, options["knowledge_format"], skipped)
+    if options["level"] == "session":
+        return session_report(records, options["knowledge_format"])
+    return turn_report(records, options["knowledge_format"])
