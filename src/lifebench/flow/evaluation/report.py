@@ -17,7 +17,10 @@ from typing import Any, Protocol, TypeVar
 
 from lifebench.evaluation import GRADING_ERROR
 from lifebench.flow.evaluation.counts import PRF, ratio
+from lifebench.flow.evaluation.official import REFERENCE as OFFICIAL_REFERENCE
+from lifebench.flow.evaluation.official import official_f1, official_ratio
 from lifebench.flow.evaluation.prompts import FAILURE_CATEGORIES
+from lifebench.metrics import OfficialComparison, ScorePair, tally_classes
 
 NODE_FORMATS = ("flowchart", "ensemble")
 GROUPS = ("domain", "role", "format")
@@ -231,3 +234,158 @@ def flow_report(records: Sequence[Any], config: Mapping[str, Any]) -> dict[str, 
     if options["level"] == "session":
         return session_report(records, options["knowledge_format"])
     return turn_report(records, options["knowledge_format"])
+
+
+# ---------------------------------------------------------------------------------------------
+# The official scoring of the same records, beside lifebench's
+
+_TURN_CLASSES = (
+    ("gold_call", "gold_call_without_arguments_not_counted"),
+    ("pred_call", "predicted_call_parsed_differently"),
+    ("correct_call", "call_judged_differently"),
+    ("gold_params", "empty_gold_values_counted"),
+    ("pred_params", "predicted_arguments_counted_differently"),
+    ("correct_params", "argument_values_compared_differently"),
+)
+
+
+def _turn_classes(ours: Mapping[str, Any], theirs: Mapping[str, Any]) -> list[str]:
+    if theirs["skipped"]:
+        return ["skipped_api_call_error"]
+    return [name for key, name in _TURN_CLASSES if ours[key] != theirs[key]]
+
+
+def _turn_official(records: Sequence[Any]) -> OfficialComparison:
+    ours, _, _, _, _ = _tally(records, "turn", "response", TurnTally)
+    tp = n_pred = n_gold = ptp = p_pred = p_gold = 0
+    per_unit: list[list[str]] = []
+    stale = 0
+    for record in records:
+        evaluation = record.evaluation if record.status == "done" else None
+        if evaluation is None or "turn" not in evaluation.by_basis:
+            continue
+        info = evaluation.by_basis["turn"].info
+        if info.get("ungradable"):
+            continue
+        theirs = info.get("official")
+        if not isinstance(theirs, Mapping):
+            stale += 1
+            per_unit.append([] if GRADING_ERROR not in info else ["lifebench_grading_error"])
+            continue
+        classes = [] if GRADING_ERROR not in info else ["lifebench_grading_error_counted"]
+        if GRADING_ERROR not in info:
+            classes += _turn_classes(info["counts"], theirs)
+        per_unit.append(classes)
+        if theirs["skipped"]:
+            continue
+        tp += theirs["correct_call"]
+        n_pred += theirs["pred_call"]
+        n_gold += theirs["gold_call"]
+        ptp += theirs["correct_params"]
+        p_pred += theirs["pred_params"]
+        p_gold += theirs["gold_params"]
+    tool_p, tool_r = official_ratio(tp, n_pred), official_ratio(tp, n_gold)
+    param_p, param_r = official_ratio(ptp, p_pred), official_ratio(ptp, p_gold)
+    rows = (
+        ("tool_f1", "tool F1 (official: 2PR/(P+R) of its P and R)", ours.tools.f1,
+         official_f1(tool_p, tool_r)),
+        ("tool_precision", "tool precision", ours.tools.precision, tool_p),
+        ("tool_recall", "tool recall", ours.tools.recall, tool_r),
+        ("param_f1", "parameter F1", ours.params.f1, official_f1(param_p, param_r)),
+        ("param_precision", "parameter precision", ours.params.precision, param_p),
+        ("param_recall", "parameter recall", ours.params.recall, param_r),
+    )  # fmt: skip
+    return _comparison(rows, per_unit, stale, "turn prediction(s)")
+
+
+def _session_official(records: Sequence[Any]) -> OfficialComparison:
+    ours, _, _, _, _ = _tally(records, "completion", "session_tools", SessionTally)
+    successes: list[int] = []
+    progress: list[float] = []
+    right = n_gold = n_pred = 0
+    per_unit: list[list[str]] = []
+    stale = 0
+    for record in records:
+        evaluation = record.evaluation if record.status == "done" else None
+        if evaluation is None:
+            continue
+        classes: list[str] = []
+        completion = evaluation.by_basis.get("completion")
+        tools = evaluation.by_basis.get("session_tools")
+        if completion is not None and not completion.info.get("ungradable"):
+            info = completion.info
+            if GRADING_ERROR in info:
+                successes.append(0)
+                progress.append(0.0)
+                classes.append("completion_judge_failed_counted_zero")
+            else:
+                judged = bool(info.get("judge_success", info["success"]))
+                successes.append(int(judged))
+                progress.append(float(info["progress"]))
+                if judged != bool(info["success"]):
+                    classes.append("abnormal_ending_succeeds_officially")
+        theirs = tools.info.get("official") if tools is not None else None
+        if isinstance(theirs, Mapping):
+            right += theirs["right"]
+            n_gold += theirs["n_gold"]
+            n_pred += theirs["n_pred"]
+            calls = tools.info.get("calls") if tools is not None else None
+            if GRADING_ERROR in tools.info:
+                classes.append("lifebench_grading_error_counted")
+            elif isinstance(calls, Mapping):
+                if (calls["n_gold"], calls["n_pred"]) != (theirs["n_gold"], theirs["n_pred"]):
+                    classes.append("session_calls_counted_differently")
+                if calls["tp"] != theirs["right"]:
+                    classes.append("session_calls_matched_differently")
+        elif tools is not None:
+            stale += 1
+        per_unit.append(classes)
+    n = len(successes)
+    rows = (
+        ("success_rate", "success rate", ratio(ours.successes, ours.sessions),
+         sum(successes) / n if n else 0.0),
+        ("task_progress", "task progress", _mean(ours.progress),
+         sum(progress) / len(progress) if progress else 0.0),
+        ("tool_precision", "tool precision", ours.tools.precision,
+         right / n_pred if n_pred > 0 else 0.0),
+        ("tool_recall", "tool recall", ours.tools.recall, right / n_gold if n_gold > 0 else 0.0),
+    )  # fmt: skip
+    return _comparison(rows, per_unit, stale, "session(s)")
+
+
+def _comparison(
+    rows: Sequence[tuple[str, str, float | None, float]],
+    per_unit: Sequence[Sequence[str]],
+    stale: int,
+    what: str,
+) -> OfficialComparison:
+    n, differing, classes = tally_classes(per_unit)
+    notes = [
+        "the official fuzzy matcher's questions are answered with lifebench's verdicts on the "
+        "same values (official mode makes no model call)"
+    ]
+    if stale:
+        notes.append(
+            f"{stale} {what} were graded before lifebench stored the official counters: they "
+            "are left out of the official numbers (re-grade with `lifebench eval`)"
+        )
+    return OfficialComparison(
+        reference=OFFICIAL_REFERENCE,
+        pairs=[
+            ScorePair(metric=m, label=label, lifebench=ours, official=theirs)
+            for m, label, ours, theirs in rows
+        ],
+        units=n,
+        differing_units=differing,
+        classes=classes,
+        notes=notes,
+    )
+
+
+def official_comparison(records: Sequence[Any], config: Mapping[str, Any]) -> OfficialComparison:
+    """FlowBench's official numbers (turn: tool and parameter P/R/F1; session: success rate,
+    task progress, tool P/R) beside lifebench's, from the same stored outputs."""
+    options = config.get("suite_options") or {}
+    if options.get("level") == "session":
+        return _session_official(records)
+    return _turn_official(records)

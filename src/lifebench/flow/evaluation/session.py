@@ -23,8 +23,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from lifebench.evaluation import BasisResult, CriterionVerdict, ShapeError, ask_json
+from lifebench.flow.agents.convert import react_text
 from lifebench.flow.evaluation.arguments import ArgumentMatcher, FuzzyJudge
 from lifebench.flow.evaluation.counts import PRF
+from lifebench.flow.evaluation.official import (
+    dialog_actions,
+    dialog_text,
+    official_session_calls,
+    official_session_content,
+)
 from lifebench.flow.evaluation.prompts import (
     COMPLETION_SYSTEM,
     FAILURE_CATEGORIES,
@@ -176,6 +183,10 @@ class SessionToolsEvaluator:
         result = await match_calls(_gold(task), predicted_calls(simulation.messages), matcher)
         counts = result.counts
         complete = counts.tp == counts.n_gold
+        official = official_session_calls(
+            "\n\n".join(c.action_text() for c in task.gold_calls),
+            dialog_actions(dialog_text(official_turns(simulation.messages))),
+        )
         return BasisResult(
             basis=TOOLS_BASIS,
             reward=1.0 if complete else 0.0,
@@ -187,8 +198,23 @@ class SessionToolsEvaluator:
                 "calls": result.as_info(),
                 "judge_asked": matcher.asked,
                 "format_errors": format_errors(simulation.messages),
+                "official": official.as_info(),
             },
         )
+
+
+def official_turns(messages: Sequence[Message]) -> list[tuple[str, str]]:
+    """(role, content) of a session as the official loop records it: user lines, the agent's
+    ReAct text, API results as ``function`` messages."""
+    turns: list[tuple[str, str]] = []
+    for m in messages:
+        if isinstance(m, UserMessage):
+            turns.append(("user", m.content))
+        elif isinstance(m, AssistantMessage):
+            turns.append(("assistant", official_session_content(react_text(m))))
+        elif isinstance(m, ToolResultMessage):
+            turns.append(("function", m.content))
+    return turns
 
 
 def render_dialogue(messages: Sequence[Message]) -> str:
