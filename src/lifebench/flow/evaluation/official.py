@@ -4,7 +4,7 @@
 **Turn level** (``turn_level/turn_metric_display.py``), per predicted turn (the agent's text as
 the official inference stores it, :func:`official_prediction`):
 
-* a prediction containing ``api call error`` is skipped;
+* a prediction containing ``api call error`` is skipped; the others are stripped first;
 * a gold tool turn needs an ``Action`` key whose value and ``Action Input`` are both non-empty
   (a tool without arguments is no gold call);
 * the predicted call counts when ``Action: …`` is followed by a newline; its name is that line
@@ -200,6 +200,7 @@ def official_turn(
     None: no ``Action`` key; ``gold_input`` None: no ``Action Input`` key)."""
     if "api call error" in pred:
         return OfficialTurn(skipped=1)
+    pred = pred.strip()
     name_line = _ACTION_LINE.search(pred)
     if gold_action is None or gold_input is None or gold_action == "" or gold_input == "":
         called = ("Action: " in pred or INPUT_PREFIX in pred) and name_line is not None
