@@ -21,7 +21,7 @@ def _judge(body: dict[str, Any]) -> dict[str, Any]:
     """All rubrics met, except in tasks whose instruction mentions 'breakfast'."""
     prompt = body["messages"][-1]["content"]
     system = body["messages"][0]["content"]
-    block = re.search(r"<current_rubrics>\n(.*)\n</current_rubrics>", prompt, re.S)
+    block = re.search(r"<(?:current_)?rubrics>\n(.*)\n</(?:current_)?rubrics>", prompt, re.S)
     keys = list(json.loads(block.group(1))) if block else []
     met = "breakfast" not in system.lower()
     return completion_response(

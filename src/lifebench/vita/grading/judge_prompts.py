@@ -14,8 +14,8 @@ sliding-window evaluator prompt (Appendix B):
   may believe an order went through when it failed); quantities and delivery times must meet
   the rubric exactly, even if the user accepted a compromise; addresses and notes are judged by
   functional equivalence;
-* answer with a JSON list of {rubric_key, rubric, justification, meetExpectation}, the
-  justification citing the messages as evidence by their [n] numbers.
+* answer with a JSON list of {rubric_key, rubric, justification, meetExpectation} covering
+  every rubric, the justification citing the messages as evidence by their [n] numbers.
 """
 
 from __future__ import annotations
@@ -57,7 +57,8 @@ _SLIDING_EN = """\
 - Addresses and notes are judged by functional equivalence, not exact wording.
 
 # Answer format
-Reply with only a JSON list, one object per rubric you judged:
+Reply with only a JSON list with one object for every rubric of <current_rubrics> (those
+this window leaves alone keep their status):
 [
   {{"rubric_key": "<key from current_rubrics>", "rubric": "<the rubric restated>",
     "justification": "<why, citing messages as evidence, e.g. [12] [14]>",
@@ -93,7 +94,7 @@ _SLIDING_ZH = """\
 - 地址和备注按功能等价原则判断，不要求字面一致。
 
 # 回复格式
-只回复一个 JSON 列表，每个被评判的评分项一个对象：
+只回复一个 JSON 列表，<current_rubrics> 中的每个评分项各一个对象（本窗口未涉及的保持原状态）：
 [
   {{"rubric_key": "<current_rubrics 中的键>", "rubric": "<复述评分项>",
     "justification": "<理由，用消息编号作为证据，例如 [12] [14]>",
