@@ -605,6 +605,7 @@ async def test_the_rubric_info(variant: str) -> None:
         "dedup": "exact",
         "total_windows": 1,
         "official_rubrics": 1,
+        "rubric_keys": ["rubric_0"],
     }
 
 
