@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from lifebench._util.keys import fields_at, key_lines, unknown_key
 from lifebench.errors import InputError
 from lifebench.metrics import Headline, OfficialComparison
 from lifebench.suites import RunOptions
@@ -109,13 +110,77 @@ def load_sweep(path: str | Path) -> SweepSpec:
         raise InputError(f"not valid YAML or JSON: {exc}", file=str(source)) from None
     if not isinstance(data, Mapping):
         raise InputError("a sweep file holds a mapping (name, base, grid, …)", file=str(source))
+    lines = key_lines(text)
     try:
-        return SweepSpec.model_validate(data)
+        spec = SweepSpec.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
+        errors = exc.errors()
+        extra = next((e for e in errors if e.get("type") == "extra_forbidden"), None)
+        if extra is not None:
+            loc = tuple(extra["loc"])
+            raise unknown_key(str(source), loc, fields_at(SweepSpec, loc), lines) from None
+        first = errors[0]
         field = ".".join(str(p) for p in first.get("loc") or ()) or None
         message = str(first.get("msg", "invalid value")).removeprefix("Value error, ")
         raise InputError(message, file=str(source), field=field) from None
+    check_option_keys(spec, str(source), lines)
+    return spec
+
+
+OPTION_ALIASES: Mapping[str, str] = {
+    "tasks": "tasks_file",
+    "models": "models_file",
+    "judge": "judge_model",
+    "agent_llm": "agent_model",
+    "user_llm": "user_model",
+    "num_trials": "trials",
+}
+"""Names people write for a run option (CLI flags, the official harnesses' names)."""
+
+
+def _suites(spec: SweepSpec) -> set[str]:
+    found = {str(spec.base.get("suite") or "vita")}
+    for axis, values in spec.grid.items():
+        for value in values:
+            if axis == "suite" and not isinstance(value, Mapping):
+                found.add(str(value))
+            elif isinstance(value, Mapping) and "suite" in value:
+                found.add(str(value["suite"]))
+    return found
+
+
+def option_names(suites: set[str]) -> set[str]:
+    """Every name a cell's options may use: the common run options and the suites' own."""
+    from lifebench.suites import options_model
+
+    names = set(RunOptions.model_fields)
+    for suite in suites:
+        names |= set(options_model(suite).model_fields)
+    return names
+
+
+def check_option_keys(spec: SweepSpec, source: str, lines: Mapping[Any, int]) -> None:
+    """Refuse an option name no run knows (``base`` keys, axis names and the keys of mapping
+    values), with its file, line and a "did you mean"."""
+    known = option_names(_suites(spec))
+    for key in spec.base:
+        if key not in known:
+            raise unknown_key(source, ("base", key), known, lines, aliases=OPTION_ALIASES,
+                              what="option")  # fmt: skip
+    for axis, values in spec.grid.items():
+        mappings = [v for v in values if isinstance(v, Mapping)]
+        if not mappings and axis not in known:
+            raise unknown_key(source, ("grid", axis), known, lines, aliases=OPTION_ALIASES,
+                              what="option (an axis of plain values names the option it sets)")  # fmt: skip
+        for i, value in enumerate(values):
+            if not isinstance(value, Mapping):
+                continue
+            for key in value:
+                if key != "name" and key not in known:
+                    raise unknown_key(
+                        source, ("grid", axis, i, key), known | {"name"}, lines,
+                        aliases=OPTION_ALIASES, what="option",
+                    )  # fmt: skip
 
 
 def expand(spec: SweepSpec, source: str = "sweep file") -> list[Cell]:
@@ -158,6 +223,11 @@ def cell_options(
         "concurrency": spec.concurrency,
         "quiet": quiet,
     }
+    common = set(RunOptions.model_fields)
+    flat = {k: v for k, v in values.items() if k not in common}
+    if flat:  # a suite's own options may be written beside the common ones, as on the CLI
+        values = {k: v for k, v in values.items() if k in common}
+        values["suite_options"] = {**flat, **dict(values.get("suite_options") or {})}
     if spec.models and "models_file" not in values:
         values["models_file"] = spec.models
     try:
