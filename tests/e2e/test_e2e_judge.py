@@ -188,7 +188,7 @@ def test_judge_failure_is_a_grading_error_not_a_rerun(tmp_path: Path) -> None:
         # every grading failed: exit 3, with what the judge said, whatever --quiet says
         assert result.exit_code == 3, result.stderr
         assert "the grading of every simulation failed (2)" in result.stderr
-        assert "its last reply: 'I refuse.'" in result.stderr
+        assert "its last reply: 'I refuse.'" in " ".join(result.stderr.split())
     rep = _report(out)
     assert rep["n_simulations"] == 2 and rep["n_errors"] == 0
     assert rep["n_grading_errors"] == 2 and rep["n_scored"] == 0

@@ -147,8 +147,8 @@ async def ask_json(
     last = " ".join(replies[-1].split()) if replies else ""
     shown = f"{last[:_SHOWN]}…" if len(last) > _SHOWN else last
     raise JudgeError(
-        f"judge gave no usable answer after {max_reasks + 1} attempts: {problem}; "
-        f"its last reply: {shown!r}",
+        f"judge gave no usable answer after {max_reasks + 1} attempts (its last reply: "
+        f"{shown!r}): {problem}",
         usage,
         replies=replies,
     )

@@ -341,7 +341,7 @@ def _observed_sleep(progress: Progress) -> Callable[[float], Awaitable[None]]:
 async def _grade_failed_again(exp: Experiment, store: RunStore) -> int:
     """Grade again, from their stored trajectories, the done units of this run whose earlier
     grading failed (nothing is simulated again); returns how many were graded."""
-    from lifebench.runner._regrade import grade_records, needs_grading
+    from lifebench.runner._regrade import grade_records, needs_grading, refreshing_models
 
     wanted = {(u.task_id, u.trial) for u in exp.units}
     records = [
@@ -352,10 +352,15 @@ async def _grade_failed_again(exp: Experiment, store: RunStore) -> int:
         and (r.task_id, r.trial) in wanted
         and needs_grading(r)
     ]
-    if records:
-        await grade_records(
-            store, records, exp.tasks, exp.evaluators, exp.bases, exp.options.concurrency
-        )
+    if records:  # fresh judge calls: the cached answers are the ones that failed
+        models = refreshing_models(exp.run_dir, exp.options)
+        try:
+            evaluators = exp.suite.build_evaluators(exp.options, models)
+            await grade_records(
+                store, records, exp.tasks, evaluators, exp.bases, exp.options.concurrency
+            )
+        finally:
+            await models.aclose()
     return len(records)
 
 

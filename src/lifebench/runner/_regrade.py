@@ -10,6 +10,7 @@ from typing import Any
 
 from lifebench.errors import InputError
 from lifebench.evaluation import Evaluator
+from lifebench.messages import AssistantMessage
 from lifebench.models import ModelCache, ModelFactory
 from lifebench.runner._experiment import CACHE_FILENAME, evaluate, grading_description
 from lifebench.runner._progress import Progress
@@ -30,6 +31,27 @@ class RegradeSummary:
     """Of those, evaluations that failed (recorded as grading errors)."""
     skipped: int
     """Units without a completed simulation (pending or infrastructure errors)."""
+
+
+class RefreshingCache(ModelCache):
+    """The run's model cache as seen by a second grading of failed evaluations: no call is
+    answered from it (a cached unusable judge answer would only fail again), every new answer
+    is stored in it, replacing the answer that failed (so the next identical grading is free)."""
+
+    on_conflict = "REPLACE"
+
+    async def get(self, key: str) -> AssistantMessage | None:
+        """Nothing is answered from the cache."""
+        return None
+
+
+def refreshing_models(
+    run_dir: Path, options: RunOptions, models_file: str | None = None
+) -> ModelFactory:
+    """Models for grading failed evaluations again (see :class:`RefreshingCache`)."""
+    cache = RefreshingCache(run_dir / CACHE_FILENAME) if options.cache else None
+    source = models_file or options.models_file
+    return ModelFactory.from_file(source, cache=cache) if source else ModelFactory(cache=cache)
 
 
 def needs_grading(record: Any) -> bool:
@@ -145,13 +167,28 @@ async def regrade(
             )
         evaluators = suite.build_evaluators(options, models)
         bases = suite.reward_bases(options)
+        failed = [r for r in records if needs_grading(r)]
+        fresh = refreshing_models(run_dir, options, models_file) if failed else None
         grading = store.begin_grading("eval", grading_description(options, bases), len(records))
         try:
             errors = await grade_records(
-                store, records, tasks, evaluators, bases, concurrency, progress
+                store,
+                [r for r in records if not needs_grading(r)],
+                tasks,
+                evaluators,
+                bases,
+                concurrency,
+                progress,
             )
+            if fresh is not None:  # graded again by fresh calls, not the answers that failed
+                again = suite.build_evaluators(options, fresh)
+                errors += await grade_records(
+                    store, failed, tasks, again, bases, concurrency, progress
+                )
         finally:
             await models.aclose()
+            if fresh is not None:
+                await fresh.aclose()
         store.finish_grading(grading, len(records), errors)
         total = len(store.results())
         return RegradeSummary(graded=len(records), errors=errors, skipped=total - len(records))
