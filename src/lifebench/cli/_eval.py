@@ -33,8 +33,10 @@ def eval_(
 
     New bases are added to each stored evaluation (earlier ones are kept) and the reward is
     recomputed from --evaluator. Judge calls go through RUN_DIR/model_cache.sqlite, so a second
-    identical re-grade makes no API call. A judge that fails is recorded as a grading error;
-    a judge provider that refuses every call stops the re-grade (exit code 3). The report
+    identical re-grade makes no API call (evaluations that had failed are asked again). A judge
+    that fails is recorded as a grading error and the command exits 1 (3 when every grading
+    failed), with the judge's last reply or the provider's message; a judge provider that
+    refuses every call stops the re-grade (exit code 3). The report
     names the grading behind its numbers; a re-grade interrupted part-way (Ctrl-C: 130,
     SIGTERM: 143) is marked as mixed until it is run again.
     Grading options of the run's suite follow as --name VALUE (listed below).

@@ -143,9 +143,11 @@ def run(
     accepted with a note. A provider that refuses every call (bad key, unknown model, endpoint
     down) stops the run at once with its message.
 
-    Exit codes: 0 all units done; 1 some units ended in infrastructure errors or were rejected
-    by the provider; 2 bad input or changed configuration; 3 nothing could run (the provider
-    refuses every call, or every unit failed); 4 the run directory cannot be used
+    Exit codes: 0 all units done and graded; 1 some units ended in infrastructure errors, were
+    rejected by the provider or could not be graded (re-running grades them again from the
+    stored trajectories); 2 bad input or changed configuration; 3 nothing could run (the
+    provider refuses every call, every unit failed, or every grading failed); 4 the run
+    directory cannot be used
     (unwritable, disk full, damaged, in use); 130 Ctrl-C; 143 SIGTERM (finished units are
     saved in both).
 

@@ -268,14 +268,14 @@ def _turn_official(records: Sequence[Any]) -> OfficialComparison:
         if info.get("ungradable"):
             continue
         theirs = info.get("official")
+        if GRADING_ERROR in info:  # the official matcher would have been asked what ours failed
+            per_unit.append(["lifebench_grading_error_not_replayed"])
+            continue
         if not isinstance(theirs, Mapping):
             stale += 1
-            per_unit.append([] if GRADING_ERROR not in info else ["lifebench_grading_error"])
+            per_unit.append([])
             continue
-        classes = [] if GRADING_ERROR not in info else ["lifebench_grading_error_counted"]
-        if GRADING_ERROR not in info:
-            classes += _turn_classes(info["counts"], theirs)
-        per_unit.append(classes)
+        per_unit.append(_turn_classes(info["counts"], theirs))
         if theirs["skipped"]:
             continue
         tp += theirs["correct_call"]

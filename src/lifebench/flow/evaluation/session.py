@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from lifebench.evaluation import BasisResult, CriterionVerdict, ShapeError, ask_json
+from lifebench.evaluation import BasisResult, CriterionVerdict, JudgeError, ShapeError, ask_json
 from lifebench.flow.agents.convert import react_text
 from lifebench.flow.evaluation.arguments import ArgumentMatcher, FuzzyJudge
 from lifebench.flow.evaluation.counts import PRF
@@ -179,14 +179,19 @@ class SessionToolsEvaluator:
     async def evaluate(self, task: Any, simulation: Simulation) -> BasisResult:
         """Match the session's calls against the gold calls."""
         task = _check_task(task)
-        matcher = ArgumentMatcher(tool_docs(task.tools, task.datetime), self._judge)
-        result = await match_calls(_gold(task), predicted_calls(simulation.messages), matcher)
-        counts = result.counts
-        complete = counts.tp == counts.n_gold
-        official = official_session_calls(
+        official = official_session_calls(  # no judge involved: known whatever happens next
             "\n\n".join(c.action_text() for c in task.gold_calls),
             dialog_actions(dialog_text(official_turns(simulation.messages))),
         )
+        matcher = ArgumentMatcher(tool_docs(task.tools, task.datetime), self._judge)
+        try:
+            result = await match_calls(_gold(task), predicted_calls(simulation.messages), matcher)
+        except JudgeError as exc:
+            raise exc.with_info(
+                **session_meta(task, simulation), official=official.as_info()
+            ) from None
+        counts = result.counts
+        complete = counts.tp == counts.n_gold
         return BasisResult(
             basis=TOOLS_BASIS,
             reward=1.0 if complete else 0.0,
