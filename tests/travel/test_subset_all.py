@@ -95,3 +95,31 @@ def test_the_official_files_run_as_one_command(tmp_path: Path) -> None:
     head = rep["comparison"]["pairs"][0]
     assert head["metric"] == "overall" and head["official"] is not None
     assert head["official_ci"][0] <= head["official"] <= head["official_ci"][1]
+
+
+def test_a_report_combines_three_subset_runs_into_the_overall(tmp_path: Path) -> None:
+    folder = _folder(tmp_path)
+    runs = []
+    for name in ("single_turn", "multi_turn", "unsolve"):
+        out = tmp_path / name
+        assert _run("--tasks", str(folder / f"{name}.jsonl"), "--out", str(out)).exit_code == 0
+        runs.append(str(out))
+    alone = json.loads(CliRunner().invoke(app, ["report", runs[0], "--json"]).stdout)
+    assert alone["travel"]["overall"] is None  # one subset: no overall
+    result = CliRunner().invoke(app, ["report", *runs, "--combine", "--json"])
+    assert result.exit_code == 0, result.stderr
+    rep = json.loads(result.stdout)
+    head = rep["comparison"]["pairs"][0]
+    assert head["metric"] == "overall" and head["lifebench"] == pytest.approx(
+        rep["travel"]["overall"]
+    )
+    assert rep["n_simulations"] == 5 and rep["comparison"]["units"] == 5
+    vita = tmp_path / "vita"
+    assert (
+        CliRunner()
+        .invoke(app, ["run", "--num-tasks", "1", "--out", str(vita), "--quiet"])
+        .exit_code
+        == 0
+    )
+    mixed = CliRunner().invoke(app, ["report", runs[0], str(vita), "--combine"])
+    assert mixed.exit_code == 2 and "pools runs of one suite" in mixed.stderr

@@ -187,3 +187,32 @@ def test_the_official_mean_reward(graded: list[BasisResult]) -> None:
     assert comparison.classes["official_judge_crashes_dropped"] == sum(
         1 for c in complete if c["official"]["crash"] and c["rubric_keys"]
     )
+
+
+def test_an_imported_run_compares_with_the_official_verdicts() -> None:
+    def rec(task: str, official: float, reward: float, error: str | None = None) -> _Rec:
+        imported = BasisResult(basis="official", reward=official, score=official)
+        ours = BasisResult(basis="rubric", reward=reward, score=reward)
+        evaluation = Evaluation(
+            reward=reward,
+            basis="rubric",
+            by_basis={"official": imported, "rubric": ours},
+            error=error,
+        )
+        return _Rec(task, evaluation)
+
+    comparison = official_comparison(
+        [rec("a", 1.0, 1.0), rec("b", 1.0, 0.0), rec("c", 0.0, 0.0, error="x")], {}
+    )
+    (pair,) = comparison.pairs
+    assert (pair.official, pair.lifebench) == (2 / 3, 0.5)
+    assert comparison.classes == {"regraded_by_lifebench": 1}
+    assert "imported verdicts" in pair.label
+    # a run with no rubric judgement has no official number, and says why
+    plain = Evaluation(
+        reward=1.0,
+        basis="state",
+        by_basis={"state": BasisResult(basis="state", reward=1.0, score=1.0)},
+    )
+    empty = official_comparison([_Rec("a", plain)], {})
+    assert not empty.available and "no rubric judgement" in empty.reason

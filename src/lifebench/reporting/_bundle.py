@@ -129,3 +129,34 @@ def run_labels(run_dirs: Sequence[str | Path]) -> list[str]:
             label if seen[label] == 1 and labels.count(label) == 1 else f"{label}#{seen[label]}"
         )
     return out
+
+
+def combined_run_report(
+    runs: Sequence[RunData], labels: Sequence[str], headline: Headline = "lifebench"
+) -> RunReport:
+    """One report of several runs of one suite pooled (task ids prefixed by each run's label),
+    with the suite's own aggregate over all of them — e.g. TravelBench's overall over three
+    runs of one subset each."""
+    from lifebench.errors import InputError
+    from lifebench.reporting._report import pooled_comparison
+
+    configs = {label: run.config for run, label in zip(runs, labels, strict=True)}
+    suites = sorted({str(c.get("suite") or "vita") for c in configs.values()})
+    if len(suites) != 1:
+        raise InputError(f"--combine pools runs of one suite; these are of {', '.join(suites)}")
+    records = [
+        r.model_copy(update={"task_id": f"{label}/{r.task_id}"})
+        for run, label in zip(runs, labels, strict=True)
+        for r in run.records
+    ]
+    config = dict(next(iter(configs.values())))
+    report = build_report(records, config, headline=headline)
+    report = report.model_copy(update={"comparison": pooled_comparison(records, configs)})
+    return RunReport(
+        label=" + ".join(labels),
+        run_dir=", ".join(str(run.run_dir) for run in runs),
+        report=report,
+        summaries=unit_summaries(records),
+        tool_errors=tool_error_kinds(records),
+        complexity=complexity_buckets(report, records),
+    )

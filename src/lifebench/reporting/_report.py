@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -194,3 +194,23 @@ def write_report(report: Report, path: str | Path) -> Path:
     target = Path(path)
     write_atomic(target, [report_json(report)])
     return target
+
+
+def pooled_comparison(
+    records: Sequence[Any], configs: Mapping[str, Mapping[str, Any]]
+) -> OfficialComparison | None:
+    """The suite's own aggregate of records pooled from the runs ``configs`` (cell name →
+    run configuration; record ids are ``<cell>/<task id>``), or None when the runs belong to
+    different suites or the suite defines none (then the plain metrics stand alone). Each
+    record's own run configuration is in ``config["pooled"]`` of the one passed on."""
+    from lifebench.suites import OfficialScoring, get_suite
+
+    suites = {str(c.get("suite") or "vita") for c in configs.values()}
+    if len(suites) != 1:
+        return None
+    suite = get_suite(suites.pop())
+    if not isinstance(suite, OfficialScoring):
+        return None
+    first = next(iter(configs.values()))
+    merged = {**first, "pooled": {name: dict(c) for name, c in configs.items()}}
+    return suite.official_comparison(records, merged)

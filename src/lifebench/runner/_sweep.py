@@ -248,6 +248,7 @@ def combined_report(
     official number beside lifebench's. Groups mixing suites have no ``score``."""
     from lifebench.metrics import compute_metrics
     from lifebench.reporting import build_report
+    from lifebench.reporting._report import pooled_comparison
     from lifebench.runner._store import RunStore
 
     rows: list[dict[str, Any]] = []
@@ -281,7 +282,7 @@ def combined_report(
     if spec.combine:
         for key, records in pooled.items():
             metrics = compute_metrics(records)
-            comparison = suite_aggregate(records, configs[key])
+            comparison = pooled_comparison(records, configs[key])
             groups.append(
                 {
                     "group": key,
@@ -292,25 +293,6 @@ def combined_report(
                 }
             )
     return {"name": spec.name, "headline": headline, "cells": rows, "combined": groups}
-
-
-def suite_aggregate(
-    records: Sequence[Any], configs: Mapping[str, Mapping[str, Any]]
-) -> OfficialComparison | None:
-    """The suite's own aggregate of records pooled from the runs ``configs`` (cell name →
-    run configuration; record ids are ``<cell>/<task id>``), or None when the runs belong to
-    different suites or the suite defines none (then the plain metrics stand alone)."""
-    from lifebench.suites import OfficialScoring, get_suite
-
-    suites = {str(c.get("suite") or "vita") for c in configs.values()}
-    if len(suites) != 1:
-        return None
-    suite = get_suite(suites.pop())
-    if not isinstance(suite, OfficialScoring):
-        return None
-    first = next(iter(configs.values()))
-    merged = {**first, "pooled": {name: dict(c) for name, c in configs.items()}}
-    return suite.official_comparison(records, merged)
 
 
 def _score(comparison: OfficialComparison | None, headline: Headline) -> dict[str, Any]:

@@ -176,6 +176,8 @@ def rubric_reading(info: Mapping[str, Any], failed: bool) -> UnitReading:
     return unit
 
 
+IMPORTED = "official"
+"""The basis of verdicts imported from an official results file (``lifebench import``)."""
 RUBRIC_BASES = ("rubric", "rubric_full")
 """The bases the official rubric judge's reward can be replayed on (sliding, full)."""
 
@@ -188,7 +190,10 @@ def official_comparison(records: Sequence[Any], config: Mapping[str, Any]) -> Of
     """The official mean reward (the rubric judge, replayed) beside lifebench's mean reward."""
 
     done = [r for r in records if r.status == "done" and r.evaluation is not None]
-    basis = next((b for b in RUBRIC_BASES if any(b in r.evaluation.by_basis for r in done)), None)
+    basis = next(
+        (b for b in (IMPORTED, *RUBRIC_BASES) if any(b in r.evaluation.by_basis for r in done)),
+        None,
+    )
     if basis is None:
         return unavailable(
             REFERENCE,
@@ -207,7 +212,10 @@ def official_comparison(records: Sequence[Any], config: Mapping[str, Any]) -> Of
         if result is None:
             per_unit.append([])
             continue
-        reading = rubric_reading(result.info, GRADING_ERROR in result.info)
+        if basis == IMPORTED:  # the official harness's own verdict, imported
+            reading = UnitReading(theirs=result.reward)
+        else:
+            reading = rubric_reading(result.info, GRADING_ERROR in result.info)
         if not reading.replayed:
             stale += 1
             reading.theirs = None if GRADING_ERROR in result.info else result.reward
@@ -216,15 +224,19 @@ def official_comparison(records: Sequence[Any], config: Mapping[str, Any]) -> Of
         classes = list(reading.classes)
         mine = evaluation.reward if evaluation.error is None and evaluation.gradable else None
         if mine is not None and reading.theirs is not None and mine != reading.theirs:
-            if result.reward != mine:
+            if basis == IMPORTED:
+                classes.append("regraded_by_lifebench")
+            elif result.reward != mine:
                 classes.append("state_basis_in_lifebench_reward")
             elif not classes:
                 classes.append("answer_read_differently")
         per_unit.append(classes)
     n, differing, counted = tally_classes(per_unit)
     notes = [
-        f"official: the {basis} judge's first answer of every window replayed with the official "
-        "reading (json_repair, rubric_idx / rubric_key, statuses kept when unanswered)"
+        "official: the verdicts imported from the official results file"
+        if basis == IMPORTED
+        else f"official: the {basis} judge's first answer of every window replayed with the "
+        "official reading (json_repair, rubric_idx / rubric_key, statuses kept when unanswered)"
     ]
     if stale:
         notes.append(
@@ -237,7 +249,8 @@ def official_comparison(records: Sequence[Any], config: Mapping[str, Any]) -> Of
         pairs=[
             ScorePair(
                 metric="avg_reward",
-                label=f"mean reward (official: the {basis} judge alone)",
+                label="mean reward (official: "
+                + ("the imported verdicts)" if basis == IMPORTED else f"the {basis} judge alone)"),
                 lifebench=_mean(ours),
                 official=_mean(theirs),
             )
