@@ -60,3 +60,30 @@ def test_without_a_knowledge_base_the_line_loads_unresolved(tmp_path: Path) -> N
 def test_prompt_tool_names() -> None:
     text = "API: a\nAPI Desciption: x\n\nAPI: b_2\nAPI: a\nnot API: c"
     assert prompt_tool_names(text) == ["a", "b_2"]
+
+
+def test_session_lines_without_apis_too(tmp_path: Path, flowbench_dir: Path) -> None:
+    from test_task_files import official_session
+
+    from lifebench.flow.tasks import load_session_tasks
+
+    kb = load_knowledge(flowbench_dir)
+    line = official_session()
+    line.pop("apis")
+    line["function_agent"] = {
+        k: v for k, v in line["function_agent"].items() if k != "functions_with_response"
+    }
+    path = tmp_path / "sessions.jsonl"
+    path.write_text(json.dumps(line, ensure_ascii=False) + "\n", encoding="utf-8")
+    (task,) = load_session_tasks(path, kb)
+    assert task.domain and "checkAvailability" in [t.name for t in task.tools]
+    unknown = official_session(
+        assistant_prompt=SYSTEM.replace("checkAvailability", "noSuchTool").replace("SK0", "ZZ9")
+    )
+    unknown.pop("apis")
+    unknown["assistant_agent"] = {"assistant_prompt": unknown["assistant_prompt"]}
+    unknown["function_agent"] = {"function_prompt": ""}
+    path.write_text(json.dumps(unknown, ensure_ascii=False) + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"line 1.*field apis: missing") as info:
+        load_session_tasks(path, kb)
+    assert info.value.file == str(path)
