@@ -80,6 +80,17 @@ def test_one_command_runs_the_folder_and_reports_the_overall(tmp_path: Path) -> 
     assert head["official"] == float(f"{overall:.2f}")  # nothing differs offline
     low, high = head["lifebench_ci"]
     assert low <= head["lifebench"] <= high
+    # the Markdown and HTML reports show both numbers too
+    markdown = tmp_path / "r.md"
+    assert CliRunner().invoke(app, ["report", str(out), "--markdown", str(markdown)]).exit_code == 0
+    text = markdown.read_text()
+    assert "## Official scoring vs lifebench: run" in text
+    assert (
+        f"| {overall:.2f} | {overall:.2f} |" in text and "Units where they differ: 0 of 5." in text
+    )
+    html = tmp_path / "r.html"
+    assert CliRunner().invoke(app, ["report", str(out), "--html", str(html)]).exit_code == 0
+    assert '<section id="official">' in html.read_text()
 
 
 def test_the_official_files_run_as_one_command(tmp_path: Path) -> None:
