@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from id_rules import readable_id
 from lifebench.evaluation import GRADING_ERROR, BasisResult, Evaluation
 from lifebench.flow.evaluation.official import (
     official_prediction,
@@ -50,7 +51,7 @@ def test_the_fixture_has_at_least_forty_inputs_per_level() -> None:
     assert len(DATA["turns"]) >= 40 and len(DATA["sessions"]) >= 40
 
 
-@pytest.mark.parametrize("turn", DATA["turns"], ids=lambda t: t["raw"][-40:])
+@pytest.mark.parametrize("turn", DATA["turns"], ids=lambda t: readable_id(t["raw"][-40:]))
 def test_each_prediction_is_stored_and_counted_as_officially(turn: dict[str, Any]) -> None:
     assert official_prediction(turn["raw"]) == turn["predict"]
     counted = _official(turn)

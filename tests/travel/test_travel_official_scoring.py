@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from travel_fakes import Rec, Task
 
+from id_rules import readable_id
 from lifebench.messages import AssistantMessage, Message, ToolCall, UserMessage
 from lifebench.metrics import ScorePair
 from lifebench.models import ScriptedModel
@@ -146,7 +147,9 @@ def test_the_differences_are_explained_by_class(records: list[Rec]) -> None:
     assert head.official_ci[0] < head.official < head.official_ci[1]
 
 
-@pytest.mark.parametrize("fact", OFFICIAL["repair_and_read"], ids=lambda f: f["text"][:30])
+@pytest.mark.parametrize(
+    "fact", OFFICIAL["repair_and_read"], ids=lambda f: readable_id(f["text"][:30])
+)
 def test_the_tag_repair_and_the_reading_are_the_official_ones(fact: dict[str, Any]) -> None:
     assert repair_tags(fact["text"], fact["dimensions"]) == fact["repaired"]
     reading = read_judge_answer(fact["text"], fact["dimensions"])
@@ -157,7 +160,7 @@ def test_the_tag_repair_and_the_reading_are_the_official_ones(fact: dict[str, An
         assert {d: t or "" for d, t in reading.ratings.items()} == fact["ratings"]
 
 
-@pytest.mark.parametrize("fact", OFFICIAL["meta_read"], ids=lambda f: f["text"][:30])
+@pytest.mark.parametrize("fact", OFFICIAL["meta_read"], ids=lambda f: readable_id(f["text"][:30]))
 def test_the_meta_reading_is_the_official_one(fact: dict[str, Any]) -> None:
     assert read_meta_answer(fact["text"]) == fact["rating"]
 

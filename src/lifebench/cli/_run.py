@@ -128,7 +128,9 @@ def run(
     cache: Annotated[
         bool, typer.Option(help="Cache model calls in RUN_DIR/model_cache.sqlite.")
     ] = True,
-    quiet: Annotated[bool, typer.Option(help="No progress display.")] = False,
+    quiet: Annotated[
+        bool, typer.Option(help="No progress display; the report as one headline line.")
+    ] = False,
     headline: Annotated[
         str, typer.Option(help=HEADLINE_HELP, callback=check_headline)
     ] = "lifebench",
@@ -209,8 +211,10 @@ def run(
 
 
 def finish_report(run_dir: Path, *, quiet: bool, headline: str = "lifebench") -> Report:
-    """Build, write (``RUN_DIR/report.json``) and show the report of a run directory."""
+    """Build, write (``RUN_DIR/report.json``) and show the report of a run directory (with
+    ``quiet``, its one-line headline only)."""
     from lifebench.reporting import build_report, render_report, write_report
+    from lifebench.reporting._render import headline as headline_line
     from lifebench.runner import RunStore
 
     store = RunStore.read(run_dir)
@@ -224,7 +228,9 @@ def finish_report(run_dir: Path, *, quiet: bool, headline: str = "lifebench") ->
     finally:
         store.close()
     write_report(rep, run_dir / "report.json")
-    if not quiet:
+    if quiet:
+        typer.echo(headline_line(rep))
+    else:
         render_report(rep)
     return rep
 
