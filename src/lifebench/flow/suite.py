@@ -271,6 +271,20 @@ class FlowSuite:
 
         return flow_report(records, config)
 
+    def report_tables(
+        self, metrics: Mapping[str, Any], config: Mapping[str, Any]
+    ) -> list[StatsTable]:
+        """Turn level: tool / parameter P/R/F1 and node accuracy by knowledge format, then by
+        domain; session level: success rate, task progress and tool P/R/F1 the same way."""
+        from lifebench.flow.evaluation.tables import report_tables
+
+        return report_tables(metrics)
+
+    def defines_success(self, config: Mapping[str, Any]) -> bool:
+        """At session level (the judge's task-completion verdict); turn level is scored by
+        P/R/F1, not by success."""
+        return bool((config.get("suite_options") or {}).get("level") == "session")
+
     def official_comparison(
         self, records: Sequence[Any], config: Mapping[str, Any]
     ) -> OfficialComparison:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Literal
 
+from rich import box
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -17,6 +18,13 @@ from lifebench.reporting._format import money
 from lifebench.reporting._outcomes import OUTCOME_MARKS, UnitSummary
 from lifebench.reporting._report import Report
 from lifebench.reporting._safe import safe_text
+from lifebench.suites._tables import StatsTable
+
+
+def _table(title: str, **kwargs: Any) -> Table:
+    """A report table as printed: a rule under the header, no outer border (the report of a
+    run must read at 80 columns and fit a screen)."""
+    return Table(title=title, box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, **kwargs)
 
 
 def _pct(value: float | None) -> str:
@@ -70,7 +78,7 @@ def headline_row(report: Report) -> tuple[str, str] | None:
 def comparison_table(report: Report) -> Table:
     """The suite's numbers as the official code computes them beside lifebench's (the one
     ``--headline`` picks first), and why units differ."""
-    table = Table(title="Official scoring vs lifebench (same stored outputs)")
+    table = _table(title="Official scoring vs lifebench (same stored outputs)")
     comparison = report.comparison
     if comparison is None:
         return table
@@ -88,7 +96,6 @@ def comparison_table(report: Report) -> Table:
             Text(safe_text(pair.label)),
             *(_score_ci(pair.value(who), pair.interval(who), pair.scale) for who in order),
         )
-    table.add_section()
     table.add_row(
         "units where they differ",
         f"{comparison.differing_units} of {comparison.units}",
@@ -101,55 +108,69 @@ def comparison_table(report: Report) -> Table:
 
 def summary_table(report: Report) -> Table:
     """Counts, mean reward and retries."""
-    table = Table(title="Run summary", show_header=False)
+    table = _table("Run summary", show_header=False)
     table.add_column("what")
-    table.add_column("value", justify="right")
+    table.add_column("value", overflow="fold")
+    excluded = (
+        f"infra errors {report.n_errors} · rejected {report.n_rejected} · "
+        f"ungradable {report.n_ungradable} · pending {report.n_pending}"
+    )
+    total = sum(report.termination.values())
+    ends = ", ".join(
+        f"{reason} {count} ({_pct(count / total)})" for reason, count in report.termination.items()
+    )
     rows = [
-        ("tasks", str(report.n_tasks)),
-        ("simulations (scored)", f"{report.n_simulations} ({report.n_scored})"),
-        ("infrastructure errors (excluded)", str(report.n_errors)),
-        ("pending", str(report.n_pending)),
-        ("rejected by the provider (excluded)", str(report.n_rejected)),
+        (
+            "tasks / simulations",
+            f"{report.n_tasks} / {report.n_simulations} ({report.n_scored} scored)",
+        ),
+        ("excluded", excluded),
         ("ungraded / grading errors", f"{report.n_ungraded} / {report.n_grading_errors}"),
-        ("ungradable (excluded)", str(report.n_ungradable)),
-        ("mean reward", _pct(report.avg_reward)),
-        ("retries: model calls / units", f"{report.retries.model} / {report.retries.unit_reruns}"),
+        ("mean reward" if report.defines_success else "mean score", _pct(report.avg_reward)),
+        ("retries: calls / units", f"{report.retries.model} / {report.retries.unit_reruns}"),
         ("graded by", report.grading_summary()),
     ]
-    head = headline_row(report)
-    if head is not None:
-        rows.insert(0, head)
+    if ends:
+        rows.insert(1, ("terminations", ends))
     for name, value in rows:
-        table.add_row(name, value)
+        table.add_row(name, Text(safe_text(value)))
     return table
 
 
 def k_table(report: Report) -> Table:
     """avg@k, pass@k and pass^k for each k, with confidence intervals."""
     level = f"{100 * report.bootstrap.level:.0f}%"
-    table = Table(title=f"Metrics by k (macro over tasks, {level} bootstrap CI)")
+    # Pass@k / Pass^k only where a unit succeeds or fails; a score suite shows its mean score
+    names = K_METRICS if report.defines_success else K_METRICS[:1]
+    title = "Metrics by k" if report.defines_success else "Mean score by k"
+    table = _table(title=f"{title} (macro over tasks, {level} CI)")
+    if not report.defines_success and len(report.pass_hat_k) < 2:
+        return table  # its one number is the summary's mean score
     table.add_column("k", justify="right")
-    for name in ("avg@k", "pass@k", "pass^k"):
-        table.add_column(name, justify="right")
+    for name in names:
+        table.add_column(name.replace("_at_", "@").replace("_hat_", "^"), justify="right")
     for k in sorted(report.pass_hat_k, key=int):
-        table.add_row(
-            k,
-            _with_ci(report.avg_at_k.get(k), report.ci95.get("avg_at_k", {}).get(k)),
-            _with_ci(report.pass_at_k.get(k), report.ci95.get("pass_at_k", {}).get(k)),
-            _with_ci(report.pass_hat_k.get(k), report.ci95.get("pass_hat_k", {}).get(k)),
+        cells = (
+            _with_ci(getattr(report, name).get(k), report.ci95.get(name, {}).get(k))
+            for name in names
         )
+        table.add_row(k, *cells)
     return table
+
+
+K_METRICS = ("avg_at_k", "pass_at_k", "pass_hat_k")
+"""The per-k metrics; only the first (the mean) applies to a suite without success."""
 
 
 def basis_table(report: Report) -> Table:
     """Mean reward and criterion score of each evaluation basis."""
-    table = Table(title="Reward by basis")
+    table = _table(title="Reward by basis")
     table.add_column("basis")
     table.add_column("mean reward", justify="right")
     table.add_column("mean score", justify="right")
     table.add_column("judge calls", justify="right")
-    table.add_column("tokens / eval", justify="right")
-    table.add_column("cost / eval", justify="right")
+    table.add_column("tokens/eval", justify="right")
+    table.add_column("cost/eval", justify="right")
     for name, reward in report.reward_by_basis.items():
         usage = report.usage_by_basis.get(name)
         table.add_row(
@@ -168,14 +189,22 @@ def basis_table(report: Report) -> Table:
 
 def coverage_table(report: Report) -> Table:
     """What each basis could check: criteria per task, tasks with asks it cannot check."""
-    table = Table(title="Coverage by basis")
+    table = _table(title="Coverage by basis")
     table.add_column("basis")
     table.add_column("tasks", justify="right")
     table.add_column("ungradable", justify="right")
-    table.add_column("criteria / task", justify="right")
-    table.add_column("tasks with unchecked asks", justify="right")
+    table.add_column("criteria/task", justify="right")
+    table.add_column("unchecked asks", justify="right")
     table.add_column("undecided", justify="right")
-    table.add_column("checked / unchecked by field", justify="left")
+    by_field = any(cov.by_field for cov in report.coverage_by_basis.values())
+    telling = by_field or any(
+        cov.ungradable_tasks or cov.tasks_with_unchecked or cov.undecided_tasks
+        for cov in report.coverage_by_basis.values()
+    )
+    if not telling:  # every task fully checkable: nothing to say (report.json keeps the counts)
+        return table
+    if by_field:
+        table.add_column("checked/unchecked by field", justify="left", overflow="fold")
     for name, cov in report.coverage_by_basis.items():
         fields = ", ".join(
             f"{field} {c.get('checked', 0)}/{c.get('unchecked', 0)}"
@@ -188,14 +217,14 @@ def coverage_table(report: Report) -> Table:
             _num(cov.mean_criteria),
             f"{cov.tasks_with_unchecked} ({_pct(cov.share_with_unchecked)})",
             str(cov.undecided_tasks),
-            Text(safe_text(fields or "–")),
+            *([Text(safe_text(fields or "–"))] if by_field else []),
         )
     return table
 
 
 def termination_table(report: Report) -> Table:
     """How the completed simulations ended."""
-    table = Table(title="Termination")
+    table = _table(title="Termination")
     table.add_column("reason")
     table.add_column("count", justify="right")
     table.add_column("share", justify="right")
@@ -207,7 +236,7 @@ def termination_table(report: Report) -> Table:
 
 def usage_table(report: Report) -> Table:
     """Mean tokens and cost per simulation by role, plus activity means."""
-    table = Table(title="Usage per simulation (means)")
+    table = _table(title="Usage per simulation (means)")
     table.add_column("role")
     table.add_column("prompt tokens", justify="right")
     table.add_column("completion tokens", justify="right")
@@ -221,7 +250,6 @@ def usage_table(report: Report) -> Table:
     ):
         spend_text = _money(spend, cost.unknown(role))
         table.add_row(role, _num(usage.prompt, 0), _num(usage.completion, 0), spend_text)
-    table.add_section()
     unknown = cost.unknown("total")
     table.add_row("total", "", "", _money(cost.total, unknown))
     table.add_row(
@@ -231,8 +259,8 @@ def usage_table(report: Report) -> Table:
     unpriced = [f"{role}: unknown ({n} call(s))" for role, n in cost.unpriced.items()]
     if priced or unpriced:
         table.caption = "prices — " + "; ".join([*priced, *unpriced])
-    table.add_row("turns / tool calls", _num(report.mean_turns), _num(report.mean_tool_calls), "")
-    table.add_row("tool error rate", _pct(report.tool_error_rate), "", "")
+    calls = f"{_num(report.mean_tool_calls)} ({_pct(report.tool_error_rate)} failed)"
+    table.add_row("turns / tool calls", _num(report.mean_turns), calls, "")
     return table
 
 
@@ -265,7 +293,7 @@ def _task_evidence(outcomes: Sequence[UnitSummary]) -> list[tuple[str, str]]:
 
 def task_table(report: Report) -> Table:
     """One row per task: scored trials, successes, mean reward, errors, pending."""
-    table = Table(title="Tasks")
+    table = _table(title="Tasks")
     table.add_column("task", overflow="fold")
     table.add_column("trials", justify="right")
     table.add_column("successes", justify="right")
@@ -320,7 +348,7 @@ def task_lines(report: Report, outcomes: Sequence[UnitSummary]) -> list[Text]:
 
 def failure_table(report: Report) -> Table:
     """Failures grouped by kind and message, with counts and an example unit."""
-    table = Table(title="Failures (grouped by message)")
+    table = _table(title="Failures (grouped by message)")
     table.add_column("kind")
     table.add_column("count", justify="right")
     table.add_column("tasks", justify="right")
@@ -351,10 +379,30 @@ def _flat(prefix: str, value: Any, out: list[tuple[str, str]]) -> None:
         out.append((prefix, "-" if value is None else str(value)))
 
 
+def compact_table(table: StatsTable) -> Table:
+    """A suite's table (``tasks stats``, the report's suite tables) as printed: no side
+    borders, one rule under the header, cells never wrapped."""
+    out = _table(table.title)
+    for i, column in enumerate(table.columns):
+        justify: Literal["left", "right"] = "left" if i in table.left_columns else "right"
+        out.add_column(safe_text(column), justify=justify, no_wrap=True)
+    for row in table.rows:
+        out.add_row(*(Text(safe_text(cell)) for cell in row))
+    return out
+
+
+def suite_tables(report: Report) -> list[tuple[Table, list[str]]]:
+    """The suite's own metrics: the tables it designs with their notes, else one table of its
+    metrics by (dotted) name."""
+    if report.suite_tables:
+        return [(compact_table(t), list(t.notes)) for t in report.suite_tables]
+    return [(suite_table(report), [])]
+
+
 def suite_table(report: Report) -> Table:
     """The suite's own metrics (nested ones flattened to dotted names)."""
     suite = report.config.get("suite", "suite")
-    table = Table(title=f"{suite} metrics")
+    table = _table(title=f"{suite} metrics")
     table.add_column("metric")
     table.add_column("value", justify="right")
     rows: list[tuple[str, str]] = []
@@ -369,11 +417,16 @@ def headline(report: Report) -> str:
     """The report in one line: the largest k's avg@k / pass@k / pass^k, counts and cost."""
     k = str(report.max_k) if report.max_k else None
     parts = [f"{report.n_tasks} tasks, {report.n_simulations} simulations"]
-    if k is not None:
+    head = headline_row(report)
+    if head is not None:
+        parts.append(f"{head[0]} {head[1]}")
+    if k is not None and report.defines_success:
         parts.append(
             f"avg@{k} {_pct(report.avg_at_k.get(k))} · pass@{k} {_pct(report.pass_at_k.get(k))}"
             f" · pass^{k} {_pct(report.pass_hat_k.get(k))}"
         )
+    elif k is not None:  # a score suite: no success, so no pass@k / pass^k
+        parts.append(f"mean score@{k} {_pct(report.avg_at_k.get(k))}")
     problems = [
         f"{n} {what}"
         for n, what in (
@@ -402,15 +455,23 @@ def render_report(
     failed criteria and errors.
     """
     out = console or Console()
-    tables = [summary_table(report), comparison_table(report), k_table(report)]
-    tables += [basis_table(report), coverage_table(report)]
-    tables += [suite_table(report), termination_table(report), usage_table(report)]
-    tables.append(failure_table(report))
+    tables: list[tuple[Table, list[str]]] = [
+        (summary_table(report), []),
+        (comparison_table(report), []),
+        *suite_tables(report),
+        (k_table(report), []),
+        (basis_table(report), []),
+        (coverage_table(report), []),
+        (usage_table(report), []),
+        (failure_table(report), []),
+    ]
     if show_tasks and outcomes is None:
-        tables.append(task_table(report))
-    for table in tables:
+        tables.append((task_table(report), []))
+    for table, notes in tables:
         if table.row_count:
             out.print(table)
+        for note in notes:
+            out.print(Text(safe_text(note), style="dim"), highlight=False)
     if show_tasks and outcomes is not None:
         for line in task_lines(report, outcomes):
             out.print(line, highlight=False)

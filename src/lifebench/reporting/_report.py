@@ -21,6 +21,7 @@ from lifebench.metrics import (
     compute_metrics,
 )
 from lifebench.reporting._outcomes import FailureGroup, failure_groups, unit_summaries
+from lifebench.suites._tables import StatsTable
 
 
 class Report(Metrics):
@@ -71,6 +72,17 @@ class Report(Metrics):
             return None
         pair = self.comparison.pairs[0]
         return pair.label, pair.value(self.headline), pair.interval(self.headline)
+
+    suite_tables: list[StatsTable] = Field(
+        default_factory=list,
+        description="The suite's metrics as the compact tables it designs (ReportDesign; "
+        "empty: the metrics are shown by name).",
+    )
+    defines_success: bool = Field(
+        True,
+        description="Whether the suite's units succeed or fail (Pass@k / Pass^k apply); false "
+        "for a score suite (TravelBench, FlowBench turns), whose reports show scores.",
+    )
 
     failures: list[FailureGroup] = Field(
         default_factory=list,
@@ -144,7 +156,7 @@ def build_report(
     ``config``), attach ``config`` (normalised to plain JSON) and describe the grading behind
     the numbers (``grading``: the store's grading log, see ``RunStore.grading``; without it,
     the configuration's evaluator). A mixed grading adds a warning."""
-    from lifebench.suites import OfficialScoring, get_suite
+    from lifebench.suites import OfficialScoring, ReportDesign, get_suite
 
     records = list(records)
     metrics = compute_metrics(records, bootstrap_samples=bootstrap_samples, seed=seed)
@@ -152,12 +164,20 @@ def build_report(
     suite_name = plain_config.get("suite")
     extra: dict[str, Any] = {}
     comparison: OfficialComparison | None = None
+    tables: list[StatsTable] = []
+    success = True
     if suite_name:
         suite = get_suite(str(suite_name))
         extra = json.loads(canonical_json(dict(suite.report_metrics(records, plain_config))))
         if isinstance(suite, OfficialScoring):
             comparison = suite.official_comparison(records, plain_config)
-    clash = sorted(set(extra) & (set(Report.model_fields) | {"suite_metrics", "grading_summary"}))
+        if isinstance(suite, ReportDesign):
+            tables = suite.report_tables(extra, plain_config)
+            success = suite.defines_success(plain_config)
+    clash = sorted(
+        set(extra)
+        & (set(Report.model_fields) | {"suite_metrics", "grading_summary", "headline_number"})
+    )
     if clash:
         raise ValueError(f"suite '{suite_name}' reports metrics named like core ones: {clash}")
     described = json.loads(
@@ -179,6 +199,8 @@ def build_report(
         grading=described,
         headline=headline,
         comparison=comparison,
+        suite_tables=tables,
+        defines_success=success,
         failures=failure_groups(unit_summaries(records)),
     )
 

@@ -219,6 +219,20 @@ class TravelSuite:
 
         return grading.report_metrics(records, config)
 
+    def report_tables(
+        self, metrics: Mapping[str, Any], config: Mapping[str, Any]
+    ) -> list[StatsTable]:
+        """Subset scores with the overall (raw, penalised, tool errors, grading failures), the
+        judge's dimensions per subset, and notes (unsolved accuracy, meta-judge, sandbox)."""
+        from lifebench.travel.grading.tables import report_tables
+
+        return report_tables(metrics)
+
+    def defines_success(self, config: Mapping[str, Any]) -> bool:
+        """No: a trajectory earns a 0–100 score (the unsolvable subset's right/wrong is
+        averaged into the same kind of number)."""
+        return False
+
     def official_comparison(
         self, records: Sequence[Any], config: Mapping[str, Any]
     ) -> OfficialComparison:

@@ -90,12 +90,6 @@ def _result(record: ResultRecord) -> BasisResult | None:
     return None
 
 
-def _subset_of(record: ResultRecord, fallback: str | None) -> str:
-    result = _result(record)
-    subset = result.info.get("subset") if result is not None else None
-    return str(subset) if subset in SUBSETS else fallback or "unknown"
-
-
 def _sandbox(records: Sequence[ResultRecord]) -> dict[str, Any]:
     totals = dict.fromkeys(SANDBOX_KEYS, 0)
     seen = False
@@ -254,11 +248,10 @@ def _unsolved_subset(records: Sequence[ResultRecord]) -> dict[str, Any]:
 
 def report_metrics(records: Sequence[ResultRecord], config: Mapping[str, Any]) -> dict[str, Any]:
     """The travel numbers of ``records`` (see the module docstring)."""
-    fallback = _config_subset(config)
     done = [r for r in records if r.status == "done" and r.simulation is not None]
     groups: dict[str, list[ResultRecord]] = {}
-    for r in done:
-        groups.setdefault(_subset_of(r, fallback), []).append(r)
+    for r in done:  # a failed grading has no subset in its evaluation: by id, run, file
+        groups.setdefault(_unit_subset(r, config), []).append(r)
     subsets: dict[str, Any] = {}
     for name, group in sorted(groups.items()):
         if name == "unsolvable":
