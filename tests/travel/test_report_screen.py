@@ -12,7 +12,8 @@ from travel_fakes import Task, judge_xml, meta_xml, record, simulation, trajecto
 from lifebench.messages import AssistantMessage, Message, UserMessage
 from lifebench.models import ScriptedModel
 from lifebench.reporting import build_report, render_report
-from lifebench.reporting._render import headline
+from lifebench.reporting._outcomes import unit_summaries
+from lifebench.reporting._render import headline, task_lines
 from lifebench.travel.grading.evaluator import TravelEvaluator
 from lifebench.travel.grading.judge import TravelJudge
 from lifebench.travel.grading.unsolved import UnsolvedEvaluator
@@ -87,3 +88,37 @@ async def test_a_200_unit_report_fits_60_rows_of_80_columns() -> None:
     assert "pass@" not in headline(report) and "overall" in headline(report)
     # no dump of metric keys
     assert "travel.subsets" not in text
+
+
+async def test_task_lines_show_scores_not_pass_or_fail() -> None:
+    records = await _records()
+    report = build_report(records, {"suite": "travel"})
+    lines = [line.plain for line in task_lines(report, unit_summaries(records))]
+    assert lines[0].startswith("Tasks — trials: • scored,") and "✗ fail" not in lines[0]
+    rows = [line for line in lines[1:] if not line.startswith(" ")]
+    assert all("✓" not in row and "✗" not in row for row in rows)
+    failed = next(row for row in rows if row.startswith("single-5 "))
+    assert "G" in failed  # a grading error keeps its mark
+    assert any("•  mean score " in row for row in rows)
+
+
+def test_show_says_scored_for_a_score_suite() -> None:
+    from lifebench.reporting._show import _header
+
+    view = type("V", (), {})()
+    summary = type("S", (), {"outcome": "fail", "turns": None})()
+    for name, value in {
+        "outcome": summary,
+        "task_id": "multi-1",
+        "trial": 0,
+        "seed": 1,
+        "attempts": 1,
+        "reward": 0.81,
+        "reward_basis": "travel",
+        "termination": None,
+        "duration_s": None,
+        "error": None,
+    }.items():
+        setattr(view, name, value)
+    assert "outcome scored (reward 0.81" in _header(view, scored=True).plain  # type: ignore[arg-type]
+    assert "outcome fail (reward 0.81" in _header(view).plain  # type: ignore[arg-type]

@@ -323,9 +323,12 @@ def task_lines(report: Report, outcomes: Sequence[UnitSummary]) -> list[Text]:
     for o in outcomes:
         by_task[o.task_id].append(o)
     means = {r.task_id: r.mean_reward for r in report.tasks}
+    # a score suite's graded trials earn a score: one neutral mark, never pass / fail
+    scored = not report.defines_success
+    graded = "• scored" if scored else "✓ pass, ✗ fail"
     out = [
         Text(
-            "Tasks — trials: ✓ pass, ✗ fail, E infrastructure error, G grading error, "
+            f"Tasks — trials: {graded}, E infrastructure error, G grading error, "
             "U ungradable, · pending",
             style="bold",
         )
@@ -334,8 +337,10 @@ def task_lines(report: Report, outcomes: Sequence[UnitSummary]) -> list[Text]:
         units = sorted(by_task[task_id], key=lambda o: o.trial)
         line = Text(safe_text(task_id), style="bold") + Text("  ")
         for mark in outcome_marks(units):
+            if scored and mark in "✓✗":
+                mark = "•"
             line.append(mark, style=_MARK_STYLE.get(mark, ""))
-        line.append(f"  mean {_pct(means.get(task_id))}")
+        line.append(f"  mean {'score ' if scored else ''}{_pct(means.get(task_id))}")
         ends = _counts(o.termination for o in units if o.termination)
         if ends:
             line.append(f"  {ends}", style="dim")

@@ -33,13 +33,16 @@ def _indent(text: Text, spaces: int = 4) -> Padding:
     return Padding(text, (0, 0, 0, spaces))
 
 
-def _header(view: TrajectoryView) -> Text:
+def _header(view: TrajectoryView, scored: bool = False) -> Text:
     o = view.outcome
     style = {"pass": "bold green", "fail": "bold red"}.get(o.outcome, "bold yellow")
     head = Text("task ", style="bold") + Text(safe_text(view.task_id), style="bold")
     head.append(f" · trial {view.trial} · seed {view.seed} · attempts {view.attempts}\n")
     head.append("outcome ")
-    head.append(o.outcome, style=style)
+    if scored and o.outcome in ("pass", "fail"):  # a score suite: a score, not pass / fail
+        head.append("scored", style="bold")
+    else:
+        head.append(o.outcome, style=style)
     if view.reward is not None:
         head.append(f" (reward {view.reward:g}, basis {safe_text(view.reward_basis or '')})")
     if view.termination:
@@ -164,14 +167,20 @@ def _usage_table(usage: dict[str, Usage]) -> Table:
 
 
 def render_trajectory(
-    view: TrajectoryView, console: Console | None = None, *, limit: int | None = DEFAULT_LIMIT
+    view: TrajectoryView,
+    console: Console | None = None,
+    *,
+    limit: int | None = DEFAULT_LIMIT,
+    scored: bool = False,
 ) -> None:
     """Print ``view``: header, messages, evaluation per basis, state differences, usage.
 
-    Long texts are cut to ``limit`` characters (None: never).
+    Long texts are cut to ``limit`` characters (None: never). ``scored``: the unit belongs to
+    a suite whose units earn a score rather than succeed (``ReportDesign.defines_success``),
+    so a graded unit's outcome reads "scored" beside its reward, never pass / fail.
     """
     out = console or Console()
-    out.print(_header(view))
+    out.print(_header(view, scored))
     out.print(Rule("trajectory"))
     if not view.messages:
         out.print(Text("(no messages stored)", style="dim"))

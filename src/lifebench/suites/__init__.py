@@ -7,7 +7,6 @@ from lifebench.suites._options import (
     SuiteOptions,
     make_run_options,
 )
-from lifebench.suites._report_design import ReportDesign
 from lifebench.suites._registry import (
     Suite,
     TaskLike,
@@ -16,8 +15,9 @@ from lifebench.suites._registry import (
     required_model,
     suite_names,
 )
-from lifebench.suites._tables import StatsTable
+from lifebench.suites._report_design import ReportDesign
 from lifebench.suites._run_tasks import RunTaskLoader, load_run_tasks
+from lifebench.suites._tables import StatsTable
 from lifebench.suites._warm import RunWarmer
 
 __all__ = [
