@@ -112,7 +112,7 @@ def summary_table(report: Report) -> Table:
     table.add_column("what")
     table.add_column("value", overflow="fold")
     excluded = (
-        f"infra errors {report.n_errors} · rejected {report.n_rejected} · "
+        f"infra {report.n_errors} · rejected {report.n_rejected} · "
         f"ungradable {report.n_ungradable} · pending {report.n_pending}"
     )
     total = sum(report.termination.values())
@@ -252,9 +252,11 @@ def usage_table(report: Report) -> Table:
         table.add_row(role, _num(usage.prompt, 0), _num(usage.completion, 0), spend_text)
     unknown = cost.unknown("total")
     table.add_row("total", "", "", _money(cost.total, unknown))
-    table.add_row(
-        "run total / per success", "", _money(cost.sum, unknown), _money(cost.per_success, unknown)
-    )
+    if report.defines_success:
+        per_success = _money(cost.per_success, unknown)
+        table.add_row("run total / per success", "", _money(cost.sum, unknown), per_success)
+    else:  # a score suite has no successes to divide by
+        table.add_row("run total", "", _money(cost.sum, unknown), "")
     priced = [f"{role}: {', '.join(sources)}" for role, sources in cost.priced_by.items()]
     unpriced = [f"{role}: unknown ({n} call(s))" for role, n in cost.unpriced.items()]
     if priced or unpriced:

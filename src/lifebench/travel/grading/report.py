@@ -545,7 +545,7 @@ def official_comparison(
             0,
             ScorePair(
                 metric="overall",
-                label="TravelBench overall = (multi + single + 100 × unsolved accuracy) / 3",
+                label="overall = (multi + single + 100 × unsolved acc.) / 3",
                 lifebench=overall_score(
                     ours["multi"],
                     ours["single"],
