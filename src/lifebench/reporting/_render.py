@@ -389,7 +389,7 @@ def _flat(prefix: str, value: Any, out: list[tuple[str, str]]) -> None:
 def compact_table(table: StatsTable) -> Table:
     """A suite's table (``tasks stats``, the report's suite tables) as printed: no side
     borders, one rule under the header, cells never wrapped."""
-    out = _table(table.title)
+    out = _table(table.title, collapse_padding=True)
     for i, column in enumerate(table.columns):
         justify: Literal["left", "right"] = "left" if i in table.left_columns else "right"
         out.add_column(safe_text(column), justify=justify, no_wrap=True)
