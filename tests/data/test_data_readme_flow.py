@@ -155,4 +155,4 @@ def test_flowbench_data_runs_the_documented_flow_command(
         "--quiet",
     )  # fmt: skip
     assert code == 0, out + err
-    assert "pass@1 100.0%" in out
+    assert "mean score@1 100.0%" in out  # turn level: a score, no pass@k

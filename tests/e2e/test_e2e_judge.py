@@ -21,7 +21,7 @@ def _judge(body: dict[str, Any]) -> dict[str, Any]:
     """All rubrics met, except in tasks whose instruction mentions 'breakfast'."""
     prompt = body["messages"][-1]["content"]
     system = body["messages"][0]["content"]
-    block = re.search(r"<current_rubrics>\n(.*)\n</current_rubrics>", prompt, re.S)
+    block = re.search(r"<(?:current_)?rubrics>\n(.*)\n</(?:current_)?rubrics>", prompt, re.S)
     keys = list(json.loads(block.group(1))) if block else []
     met = "breakfast" not in system.lower()
     return completion_response(
@@ -185,7 +185,10 @@ def test_judge_failure_is_a_grading_error_not_a_rerun(tmp_path: Path) -> None:
                 "2",
             ],
         )
-        assert result.exit_code == 0, result.stderr
+        # every grading failed: exit 3, with what the judge said, whatever --quiet says
+        assert result.exit_code == 3, result.stderr
+        assert "the grading of every simulation failed (2)" in result.stderr
+        assert "its last reply: 'I refuse.'" in " ".join(result.stderr.split())
     rep = _report(out)
     assert rep["n_simulations"] == 2 and rep["n_errors"] == 0
     assert rep["n_grading_errors"] == 2 and rep["n_scored"] == 0

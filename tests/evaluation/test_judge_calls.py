@@ -101,8 +101,10 @@ async def test_judge_error_after_max_reasks_with_the_usage_of_every_attempt(
         await ask_json(model, "s", "p", _list, max_reasks=max_reasks)
     attempts = max_reasks + 1
     assert str(info.value) == (
-        f"judge gave no usable answer after {attempts} attempts: the reply contains no JSON"
+        f"judge gave no usable answer after {attempts} attempts (its last reply: 'nope'): "
+        "the reply contains no JSON"
     )
+    assert info.value.replies == ("nope",) * attempts
     assert len(model.calls) == attempts
     assert (info.value.usage.calls, info.value.usage.prompt_tokens) == (attempts, 7 * attempts)
 
@@ -253,4 +255,22 @@ async def test_a_custom_parser_feeds_the_check_and_names_its_format_in_the_reask
             answer_format="XML",
             max_reasks=0,
         )
-    assert str(info.value).endswith("the reply contains no XML")
+    assert str(info.value).endswith("(its last reply: '[1]'): the reply contains no XML")
+
+
+async def test_the_failure_quotes_a_long_last_reply_cut_and_on_one_line() -> None:
+    long = "line one\n" + "x" * 300
+    model = ScriptedModel([long], repeat_last=True)
+    with pytest.raises(JudgeError) as info:
+        await ask_json(model, "s", "p", _list, max_reasks=0)
+    quoted = str(info.value).split("its last reply: ", 1)[1].split("): ", 1)[0]
+    assert quoted.startswith("'line one xxx") and quoted.endswith("…'")
+    assert len(quoted) == 160 + 3
+
+
+async def test_answers_keep_every_reply_and_errors_carry_added_info() -> None:
+    model = ScriptedModel(["nope", "[1]"])
+    answer = await ask_json(model, "s", "p", _list)
+    assert answer.replies == ("nope", "[1]") and answer.raw == "[1]"
+    error = JudgeError("bad", answer.usage, replies=["a"], info={"x": 1}).with_info(y=2)
+    assert (str(error), error.replies, error.info) == ("bad", ("a",), {"x": 1, "y": 2})

@@ -85,14 +85,27 @@ async def test_state_carries_over_and_flips_only_when_told() -> None:
         window = len(seen)
         if window == 1:
             return json.dumps(
-                [{"rubric_key": "rubric_0", "meetExpectation": True, "justification": "[2]"}]
+                [
+                    {"rubric_key": "rubric_0", "meetExpectation": True, "justification": "[2]"},
+                    {"rubric_key": "rubric_1", "meetExpectation": False, "justification": ""},
+                ]
             )
-        if window == 2:  # reply says nothing about rubric_0: it keeps its value
+        if window == 2:  # rubric_0 is repeated as it was
             return json.dumps(
-                [{"rubric_key": "rubric_1", "meetExpectation": True, "justification": "[9]"}]
+                [
+                    {"rubric_key": "rubric_0", "meetExpectation": True, "justification": "[2]"},
+                    {"rubric_key": "rubric_1", "meetExpectation": True, "justification": "[9]"},
+                ]
             )
         return json.dumps(
-            [{"rubric_key": "rubric_1", "meetExpectation": False, "justification": "[17] reversed"}]
+            [
+                {"rubric_key": "rubric_0", "meetExpectation": True, "justification": "[2]"},
+                {
+                    "rubric_key": "rubric_1",
+                    "meetExpectation": False,
+                    "justification": "[17] reversed",
+                },
+            ]
         )
 
     model = ScriptedModel([judge], repeat_last=True)

@@ -115,7 +115,14 @@ async def test_the_full_variant_sees_every_message_once() -> None:
         "<rubrics>" in call.messages[1].content
         and "current_rubrics" not in call.messages[1].content
     )
-    assert result.info["windows"] == [{"window": 1, "messages": [0, 24], "attempts": 1}]
+    assert result.info["windows"] == [
+        {
+            "window": 1,
+            "messages": [0, 24],
+            "attempts": 1,
+            "replies": [_all_met(call.messages, None)],
+        }
+    ]
 
 
 async def test_the_judge_sees_tool_calls_and_marked_tool_errors_but_no_system_message() -> None:
@@ -237,14 +244,28 @@ async def test_reward_needs_every_rubric_and_score_is_the_fraction() -> None:
     ]
 
 
-async def test_an_unjudged_rubric_stays_false_with_its_initial_justification() -> None:
-    reply = json.dumps([{"rubric_key": "rubric_0", "meetExpectation": True}])
-    result = await RubricJudge(ScriptedModel([reply])).evaluate(_task(overall=["A", "B"]), _sim(4))
-    assert [(c.met, c.evidence) for c in result.criteria] == [
-        (True, ""),
-        (False, "Not evaluated yet"),
-    ]
-    assert (result.reward, result.score) == (0.0, 0.5)
+async def test_an_answer_that_skips_a_rubric_is_a_grading_error_not_unmet() -> None:
+    from lifebench.evaluation import JudgeError
+
+    # [] for two rubrics, or one of two: re-asked (naming what is missing), then a failure
+    partial = json.dumps([{"rubric_key": "rubric_0", "meetExpectation": True}])
+    model = ScriptedModel(["[]", partial, partial])
+    with pytest.raises(JudgeError) as info:
+        await RubricJudge(model).evaluate(_task(overall=["A", "B"]), _sim(4))
+    assert "does not address every rubric: 1 of 2 missing (rubric_1)" in str(info.value)
+    assert "2 of 2 missing (rubric_0, rubric_1)" in model.calls[1].messages[-1].content
+    assert info.value.replies == ("[]", partial, partial)
+    (failed,) = info.value.info["windows"]
+    assert failed == {"window": 1, "messages": [0, 3], "replies": ["[]", partial, partial]}
+    assert info.value.info["rubric_keys"] == ["rubric_0", "rubric_1"]
+    # the re-ask that covers every rubric is used
+    fixed = json.dumps(
+        [{"rubric_key": k, "meetExpectation": True} for k in ("rubric_1", "rubric_0")]
+    )
+    result = await RubricJudge(ScriptedModel(["[]", fixed])).evaluate(
+        _task(overall=["A", "B"]), _sim(4)
+    )
+    assert result.reward == 1.0 and result.info["windows"][0]["attempts"] == 2
 
 
 @pytest.mark.parametrize("variant", ["sliding", "full"])
@@ -318,23 +339,27 @@ def test_bad_window_geometry_is_refused_at_construction() -> None:
 
 
 def test_rubric_answers_in_every_accepted_shape() -> None:
-    check = _rubric_updates(frozenset({"rubric_0", "rubric_1"}))
+    check = _rubric_updates(frozenset({"rubric_0"}))
     plain = [{"rubric_key": "rubric_0", "meetExpectation": True, "justification": "j"}]
     assert check(plain) == {"rubric_0": (True, "j")}
     # a list wrapped in an object, a single object, and the official key aliases
     assert check({"results": plain}) == {"rubric_0": (True, "j")}
-    assert check({"rubric_key": "rubric_1", "meetExpectation": False}) == {"rubric_1": (False, "")}
-    assert check([{"rubric_idx": "rubric_1", "meetExpectation": "TRUE "}]) == {
-        "rubric_1": (True, "")
+    assert check({"rubric_key": "rubric_0", "meetExpectation": False}) == {"rubric_0": (False, "")}
+    assert check([{"rubric_idx": "rubric_0", "meetExpectation": "TRUE "}]) == {
+        "rubric_0": (True, "")
     }
     assert check([{"key": "rubric_0", "meetExpectation": " false"}]) == {"rubric_0": (False, "")}
     # unknown keys are ignored when a known one is there
     mixed = [
         {"rubric_key": "zzz", "meetExpectation": True},
-        {"key": "rubric_1", "meetExpectation": True},
+        {"key": "rubric_0", "meetExpectation": True},
     ]
-    assert check(mixed) == {"rubric_1": (True, "")}
-    assert check([]) == {}
+    assert check(mixed) == {"rubric_0": (True, "")}
+    two = _rubric_updates(frozenset({"rubric_0", "rubric_1", "rubric_10", "rubric_2"}))
+    with pytest.raises(
+        ShapeError, match=r"4 of 4 missing \(rubric_0, rubric_1, rubric_2, rubric_10\)"
+    ):
+        two([])
 
 
 @pytest.mark.parametrize(
@@ -524,7 +549,14 @@ async def test_an_empty_trajectory() -> None:
     full = ScriptedModel([_all_met], repeat_last=True)
     result = await RubricJudge(full, variant="full").evaluate(_task(overall=["A"]), _sim(0))
     assert full.calls[0].messages[1].content.startswith("<conversation>\n\n</conversation>")
-    assert result.info["windows"] == [{"window": 1, "messages": [], "attempts": 1}]
+    assert result.info["windows"] == [
+        {
+            "window": 1,
+            "messages": [],
+            "attempts": 1,
+            "replies": [_all_met(full.calls[0].messages, None)],
+        }
+    ]
     assert result.reward == 1.0
 
 
@@ -560,10 +592,20 @@ async def test_the_rubric_info(variant: str) -> None:
     result = await judge.evaluate(_task(), _sim(4))
     assert result.info == {
         "variant": variant,
-        "windows": [{"window": 1, "messages": [0, 3], "attempts": 1}],
+        "windows": [
+            {
+                "window": 1,
+                "messages": [0, 3],
+                "attempts": 1,
+                "replies": [_all_met(model.calls[0].messages, None)],
+            }
+        ],
         "window_size": 6,
         "overlap": 1,
         "dedup": "exact",
+        "total_windows": 1,
+        "official_rubrics": 1,
+        "rubric_keys": ["rubric_0"],
     }
 
 

@@ -109,6 +109,16 @@ async def test_turn_result_of_a_correct_call() -> None:
             "unsure_values": 0,
             "extra_calls": 1,
             "notes": ["tool name 'paybill' read as 'payBill'"],
+            # officially "120" is not 120 (types strict) and the empty "method" is counted
+            "official": {
+                "skipped": 0,
+                "gold_call": 1,
+                "pred_call": 1,
+                "correct_call": 0,
+                "gold_params": 3,
+                "pred_params": 2,
+                "correct_params": 1,
+            },
         },
     }
 
@@ -363,6 +373,8 @@ async def test_session_tools_output() -> None:
             "calls": {"tp": 1, "n_pred": 2, "n_gold": 1, "official_right": 1, "pairs": [0]},
             "judge_asked": 0,
             "format_errors": 1,
+            # the released session comparison never matches a string argument
+            "official": {"right": 0, "n_gold": 1, "n_pred": 2},
         },
     }
     empty = await SessionToolsEvaluator().evaluate(

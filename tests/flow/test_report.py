@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from lifebench.evaluation import BasisResult, Evaluation
+from lifebench.evaluation import GRADING_ERROR, BasisResult, Evaluation
 from lifebench.flow.evaluation.report import flow_report
 
 
@@ -57,6 +57,13 @@ def _turn(
     return _Rec(Evaluation(reward=1.0, basis="turn", by_basis=bases, error=error))
 
 
+def _failed_turn() -> _Rec:
+    failed = BasisResult(
+        basis="turn", reward=0.0, score=0.0, info={GRADING_ERROR: "judge call failed: HTTP 500"}
+    )
+    return _Rec(Evaluation(reward=0.0, basis="turn", by_basis={"turn": failed}, error="failed"))
+
+
 def _config(level: str, fmt: str) -> dict[str, Any]:
     return {"suite": "flow", "suite_options": {"level": level, "knowledge_format": fmt}}
 
@@ -93,7 +100,7 @@ def test_turn_report_whole() -> None:
         _turn("B", (1, 0, 0, 1, 0, 0)),
         _turn("B", (0, 1, 0, 0, 0, 0), node=(0, 0), fe=(1, 3)),
         _turn("B", (0, 0, 0, 0, 0, 0), fe=(0, 1)),
-        _turn("B", (1, 1, 1, 1, 1, 1), error="judge failed"),  # not evaluated
+        _failed_turn(),  # its grading failed: not evaluated
         _Rec(None, status="infra_error"),  # not evaluated
         _Rec(
             Evaluation(
@@ -133,6 +140,7 @@ def test_turn_report_whole() -> None:
             "nodes": {"correct": 3, "gold": 4},
             "ungradable": 1,
             "not_evaluated": 2,
+            "grading_errors": {"turn": 1},
         },
         "by_domain": {"A": a, "B": b},
         "by_role": {"A-role": a, "B-role": b},
@@ -265,6 +273,7 @@ def test_session_report_whole() -> None:
             "official_double_count_right": 4,
             "ungradable": 2,
             "not_evaluated": 0,
+            "grading_errors": {},
         },
         "by_domain": {"A": a, "B": b},
         "by_role": {"r": total},
@@ -277,3 +286,44 @@ def test_no_failure_reasons_without_classified_failures() -> None:
         [_session("A", (1, 1, 1), success=True, progress=1.0)], _config("session", "text")
     )
     assert "failure_reasons" not in rep and rep["success_rate"] == 1.0
+
+
+def _failed(result: BasisResult) -> BasisResult:
+    return result.model_copy(update={"info": {GRADING_ERROR: "inconsistent verdict"}})
+
+
+def test_each_judged_part_fails_alone() -> None:
+    # a session whose completion judge failed keeps its tool counts; one whose fuzzy matcher
+    # failed keeps its success and progress
+    ok = _session("A", (1, 1, 1), success=True, progress=1.0)
+    judge_failed = _session("A", (2, 3, 2))
+    assert judge_failed.evaluation is not None
+    bases = dict(judge_failed.evaluation.by_basis)
+    bases["completion"] = _failed(bases["completion"])
+    judge_failed = _Rec(
+        judge_failed.evaluation.model_copy(update={"by_basis": bases, "error": "x"})
+    )
+    tools_failed = _session("B", (9, 9, 9), success=True, progress=1.0)
+    assert tools_failed.evaluation is not None
+    bases = dict(tools_failed.evaluation.by_basis)
+    bases["session_tools"] = _failed(bases["session_tools"])
+    tools_failed = _Rec(
+        tools_failed.evaluation.model_copy(update={"by_basis": bases, "error": "y"})
+    )
+    rep = flow_report([ok, judge_failed, tools_failed], _config("session", "text"))
+    assert (rep["sessions"], rep["success_rate"], rep["task_progress"]) == (2, 1.0, 1.0)
+    assert rep["session_counts"]["tools"] == {
+        "tp": 3, "n_pred": 4, "n_gold": 3, "precision": 0.75, "recall": 1.0, "f1": 6 / 7,
+    }  # fmt: skip
+    assert rep["session_counts"]["not_evaluated"] == 1
+    assert rep["session_counts"]["grading_errors"] == {"completion": 1, "session_tools": 1}
+    # at turn level a failed response judge leaves the turn's counters in
+    turn = _turn("A", (1, 1, 1, 2, 2, 2), score=7)
+    assert turn.evaluation is not None
+    bases = dict(turn.evaluation.by_basis)
+    bases["response"] = _failed(bases["response"])
+    failed_response = _Rec(turn.evaluation.model_copy(update={"by_basis": bases}))
+    rep = flow_report([failed_response], _config("turn", "text"))
+    assert rep["turns"] == 1 and rep["tool_f1"] == 1.0
+    assert (rep["response_score"], rep["response_scored"]) == (None, 0)
+    assert rep["turn_counts"]["grading_errors"] == {"response": 1}

@@ -69,6 +69,7 @@ async def test_the_judged_result_exactly() -> None:
             "final": 11.25,
             "judge_kind": "llm",
             "attempts": 1,
+            "judge_replies": [reply],
             "rating_text": {RP: "较好", SE: "极差", PR: ""},
             "judge_context": False,
             "judge_language": "zh",
@@ -77,6 +78,7 @@ async def test_the_judged_result_exactly() -> None:
             "meta_rating": "一般",
             "meta_reasoning": "复核",
             "meta_attempts": 1,
+            "meta_replies": [meta_xml("一般")],
         },
     )
     assert result.usage.calls == 2

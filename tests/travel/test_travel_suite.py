@@ -17,6 +17,9 @@ from lifebench.suites import RunOptions, get_suite, make_run_options
 from lifebench.travel.options import TravelOptions
 from lifebench.travel.task import TravelTask
 
+SUBSET_FILES = ("multi_turn.jsonl", "single_turn.jsonl", "unsolve.jsonl")
+_WIDTH = {"COLUMNS": "80"}
+
 
 def _invoke(*args: str) -> tuple[int, str, str]:
     result = CliRunner().invoke(app, list(args))
@@ -206,3 +209,38 @@ def test_batch_input_errors_name_the_line(tmp_path: Path) -> None:
     batch.write_text('{"tool": "web_search", "args": {"query": "x"}}\n{"args": {}}\n', "utf-8")
     code, _, err = _invoke("tools", "call", "--suite", "travel", "--batch", str(batch))
     assert code == 2 and "calls.jsonl" in err and "line 2" in err
+
+
+def test_tasks_stats_of_the_three_official_files_fits_80_columns() -> None:
+    files = [str(shared_file("travelbench", n)) for n in SUBSET_FILES]
+    result = CliRunner().invoke(app, ["tasks", "stats", "--suite", "travel", *files], env=_WIDTH)
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert "…" not in result.stdout  # nothing cut
+    header = next(line for line in lines if "multi_turn" in line).split()
+    assert header == ["multi_turn", "single_turn", "unsolve"]
+    row = {" ".join(p[:-3]): p[-3:] for line in lines if len(p := line.split()) > 3}
+    assert row["rows"] == ["300", "300", "60"] and row["unsolvable"] == ["0", "0", "60"]
+    assert row["missing_tool"] == ["0", "0", "18"]  # unsolvable reasons, one row each
+    assert "2025-10-21" in next(line for line in lines if "first day" in line)
+
+
+def test_tasks_stats_names_columns_by_file_and_keeps_whole_sources_apart(
+    tmp_path: Path,
+) -> None:
+    rows = [
+        {"trace_id": f"{i}", "time": "2025-10-01 12:00", "query": "去杭州", "context": ""}
+        for i in range(2)
+    ]
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "single_turn.jsonl").write_text(
+            "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8"
+        )
+    same = [str(tmp_path / f / "single_turn.jsonl") for f in ("a", "b")]
+    table = get_suite("travel").stats([Path(s) for s in same], None, "zh")
+    assert table.columns == ["", *same]  # two files of one name: their whole paths
+    assert table.rows[0] == ["rows", "2", "2"]
+    one = get_suite("travel").stats([Path(same[0])], None, "zh")
+    assert one.columns == ["", "single_turn"] and one.notes == [f"single_turn: {same[0]}"]

@@ -5,10 +5,12 @@ Exit codes (documented in the README and ``lifebench run --help``):
 ====  =====================================================================================
 0     every unit ran and was graded
 1     the run finished, but some units ended in an infrastructure error (re-run to retry
-      them) or were rejected by the provider for their content
+      them), were rejected by the provider for their content, or could not be graded (re-run
+      to grade them again)
 2     bad input: an option, a task or models file, a changed configuration on resume
 3     nothing could run: the provider refuses every call (bad key, unknown model, endpoint
-      down — its message is printed), every unit of this session failed, or no worker started
+      down — its message is printed), every unit of this session failed, the grading of every
+      simulation failed, or no worker started
 4     the run directory cannot be used: unwritable, a file, disk full, damaged, or in use by
       another lifebench process
 70    internal error (a lifebench bug; ``LIFEBENCH_DEBUG=1`` shows the traceback)
@@ -48,9 +50,10 @@ EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143
 
 EXIT_CODES_HELP = (
-    "Exit codes: 0 all units done; 1 some units ended in infrastructure errors or were "
-    "rejected by the provider; 2 bad input or changed configuration; 3 nothing could run "
-    "(the provider refuses every call, or every unit failed); 4 the run directory cannot be "
+    "Exit codes: 0 all units done and graded; 1 some units ended in infrastructure errors, "
+    "were rejected by the provider or could not be graded; 2 bad input or changed "
+    "configuration; 3 nothing could run (the provider refuses every call, every unit failed, "
+    "or every grading failed); 4 the run directory cannot be "
     "used (unwritable, disk full, damaged, in use); 130 Ctrl-C; 143 SIGTERM (finished units "
     "are saved in both)."
 )
@@ -202,3 +205,20 @@ def write_output(path: Path, chunks: Iterable[str]) -> None:
         write_atomic(path, chunks)
     except OSError as exc:
         raise LifebenchError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+HEADLINE_HELP = (
+    "Which number leads where the suite's official number is shown beside lifebench's: "
+    "lifebench (corrected) | official (the official code's semantics on the same outputs)."
+)
+
+
+def check_headline(value: str) -> Any:
+    """``--headline``: lifebench or official (else a usage error naming the flag)."""
+    from lifebench.metrics import HEADLINES
+
+    if value not in HEADLINES:
+        raise typer.BadParameter(
+            f"must be {' or '.join(HEADLINES)}, not {value!r}", param_hint="--headline"
+        )
+    return value

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from lifebench.cli._common import run_async, user_errors
+from lifebench.cli._common import HEADLINE_HELP, check_headline, run_async, user_errors
 
 
 def eval_(
@@ -31,19 +31,24 @@ def eval_(
         bool,
         typer.Option(help="Store the judge's requests and responses in the run store."),
     ] = True,
+    headline: Annotated[
+        str, typer.Option(help=HEADLINE_HELP, callback=check_headline)
+    ] = "lifebench",
 ) -> None:
     """Grade saved trajectories again, without re-running them.
 
     New bases are added to each stored evaluation (earlier ones are kept) and the reward is
     recomputed from --evaluator. Judge calls go through RUN_DIR/model_cache.sqlite, so a second
-    identical re-grade makes no API call. A judge that fails is recorded as a grading error;
-    a judge provider that refuses every call stops the re-grade (exit code 3). The report
+    identical re-grade makes no API call (evaluations that had failed are asked again). A judge
+    that fails is recorded as a grading error and the command exits 1 (3 when every grading
+    failed), with the judge's last reply or the provider's message; a judge provider that
+    refuses every call stops the re-grade (exit code 3). The report
     names the grading behind its numbers; a re-grade interrupted part-way (Ctrl-C: 130,
     SIGTERM: 143) is marked as mixed until it is run again.
     Grading options of the run's suite follow as --name VALUE (listed below).
     """
     from lifebench._util.gcpolicy import batch_gc
-    from lifebench.cli._run import finish_report
+    from lifebench.cli._run import finish_report, grading_code
     from lifebench.cli._suite_flags import parse_suite_flags
     from lifebench.runner import Progress, RunStore
     from lifebench.runner._regrade import regrade
@@ -70,8 +75,11 @@ def eval_(
                 record_requests=record_requests,
             )
         )
-        finish_report(run_dir, quiet=quiet)
-    typer.echo(
-        f"graded {summary.graded} simulations ({summary.errors} grading errors, "
-        f"{summary.skipped} units without a simulation) in {run_dir}"
-    )
+        rep = finish_report(run_dir, quiet=quiet, headline=headline)
+        typer.echo(
+            f"graded {summary.graded} simulations ({summary.errors} grading errors, "
+            f"{summary.skipped} units without a simulation) in {run_dir}"
+        )
+        code = grading_code(rep, "Run the same `lifebench eval` again to grade them again")
+    if code:
+        raise typer.Exit(code=code)

@@ -10,7 +10,13 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from lifebench.cli._common import user_errors, write_json, write_output
+from lifebench.cli._common import (
+    HEADLINE_HELP,
+    check_headline,
+    user_errors,
+    write_json,
+    write_output,
+)
 
 if TYPE_CHECKING:
     from lifebench.reporting._outcomes import UnitSummary
@@ -63,6 +69,17 @@ def report(
     markdown: Annotated[
         Path | None, typer.Option("--markdown", help="Write the report as Markdown to this file.")
     ] = None,
+    headline: Annotated[
+        str, typer.Option(help=HEADLINE_HELP, callback=check_headline)
+    ] = "lifebench",
+    combine: Annotated[
+        bool,
+        typer.Option(
+            "--combine",
+            help="Pool the RUN_DIRs (runs of one suite, e.g. TravelBench's three subsets run "
+            "apart) into one report with the suite's own aggregate over all of them.",
+        ),
+    ] = False,
 ) -> None:
     """Show Avg@k, Pass@k, Pass^k (with 95% bootstrap CIs), failures grouped by message,
     terminations, turns, tokens and cost of each run.
@@ -89,7 +106,15 @@ def report(
             raise InputError("--failed selects tasks of the listing: add --tasks", field="--failed")
         runs = [load_run(d) for d in run_dirs]
         labels = run_labels(run_dirs)
-        bundles = [build_run_report(run, label) for run, label in zip(runs, labels, strict=True)]
+        if combine:
+            from lifebench.reporting._bundle import combined_run_report
+
+            bundles = [combined_run_report(runs, labels, headline)]  # type: ignore[arg-type]
+        else:
+            bundles = [
+                build_run_report(run, label, headline)  # type: ignore[arg-type]
+                for run, label in zip(runs, labels, strict=True)
+            ]
         if html is not None or markdown is not None:
             from lifebench.reporting._html import render_html, render_markdown
 

@@ -7,10 +7,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from rich.markup import escape
 
 from lifebench.cli._common import (
     EXIT_NOTHING_RAN,
     EXIT_UNITS_FAILED,
+    HEADLINE_HELP,
+    check_headline,
     err_console,
     fail,
     run_async,
@@ -136,6 +139,9 @@ def run(
             "shown by show / view / export)."
         ),
     ] = True,
+    headline: Annotated[
+        str, typer.Option(help=HEADLINE_HELP, callback=check_headline)
+    ] = "lifebench",
 ) -> None:
     """Run a suite. With no model configured: the offline demo (the suite's offline agent and
     user on its bundled tasks).
@@ -147,9 +153,11 @@ def run(
     accepted with a note. A provider that refuses every call (bad key, unknown model, endpoint
     down) stops the run at once with its message.
 
-    Exit codes: 0 all units done; 1 some units ended in infrastructure errors or were rejected
-    by the provider; 2 bad input or changed configuration; 3 nothing could run (the provider
-    refuses every call, or every unit failed); 4 the run directory cannot be used
+    Exit codes: 0 all units done and graded; 1 some units ended in infrastructure errors, were
+    rejected by the provider or could not be graded (re-running grades them again from the
+    stored trajectories); 2 bad input or changed configuration; 3 nothing could run (the
+    provider refuses every call, every unit failed, or every grading failed); 4 the run
+    directory cannot be used
     (unwritable, disk full, damaged, in use); 130 Ctrl-C; 143 SIGTERM (finished units are
     saved in both).
 
@@ -205,17 +213,17 @@ def run(
         )
         for note in exp.notes:
             err_console().print(f"note: {note}", highlight=False, markup=False)
-        rep = finish_report(exp.run_dir, quiet=quiet)
+        rep = finish_report(exp.run_dir, quiet=quiet, headline=headline)
         code = outcome_code(summary, rep, exp.run_dir)
     if code:
         raise typer.Exit(code=code)
 
 
-def finish_report(run_dir: Path, *, quiet: bool) -> Report:
+def finish_report(run_dir: Path, *, quiet: bool, headline: str = "lifebench") -> Report:
     """Build, write (``RUN_DIR/report.json``) and show the report of a run directory (with
     ``quiet``, its one-line headline only)."""
     from lifebench.reporting import build_report, render_report, write_report
-    from lifebench.reporting._render import headline
+    from lifebench.reporting._render import headline as headline_line
     from lifebench.runner import RunStore
 
     store = RunStore.read(run_dir)
@@ -225,12 +233,13 @@ def finish_report(run_dir: Path, *, quiet: bool) -> Report:
             store.config(),
             grading=store.grading(),
             provenance=store.provenance(),
+            headline="official" if headline == "official" else "lifebench",
         )
     finally:
         store.close()
     write_report(rep, run_dir / "report.json")
     if quiet:
-        typer.echo(headline(rep))
+        typer.echo(headline_line(rep))
     else:
         render_report(rep)
     return rep
@@ -238,14 +247,19 @@ def finish_report(run_dir: Path, *, quiet: bool) -> Report:
 
 def outcome_code(summary: RunSummary, rep: Report, run_dir: Path) -> int:
     """Print the summary lines and return the exit code: 3 when units ran and every one
-    ended in an infrastructure error, 1 when the run holds failed or rejected units, else 0."""
+    ended in an infrastructure error, or when the grading of every simulation failed; 1 when
+    the run holds failed or rejected units or evaluations that could not be graded; else 0.
+    Failures are printed on stderr whatever ``--quiet`` says."""
+    again = f", {summary.regraded} graded again" if summary.regraded else ""
     typer.echo(
         f"{summary.done} units done, {summary.infra_errors} infrastructure errors, "
-        f"{summary.rejected} rejected, {summary.skipped} already done; results in {run_dir}"
+        f"{summary.rejected} rejected, {summary.skipped} already done{again}; "
+        f"results in {run_dir}"
     )
     typer.echo(
         f"run total: {rep.n_simulations} done, {rep.n_errors} infrastructure errors, "
-        f"{rep.n_rejected} rejected, {rep.n_pending} pending"
+        f"{rep.n_rejected} rejected, {rep.n_pending} pending, "
+        f"{rep.n_grading_errors + rep.n_ungraded} grading errors"
     )
     if summary.executed and summary.done == 0 and summary.rejected == 0:
         err_console().print(
@@ -254,6 +268,9 @@ def outcome_code(summary: RunSummary, rep: Report, run_dir: Path) -> int:
             highlight=False,
         )
         return EXIT_NOTHING_RAN
+    code = grading_code(rep, "Re-run the same command to grade them again")
+    if code == EXIT_NOTHING_RAN:
+        return code
     if rep.n_errors or rep.n_rejected:
         typer.echo(
             "Re-run the same command to retry the units that failed"
@@ -261,7 +278,30 @@ def outcome_code(summary: RunSummary, rep: Report, run_dir: Path) -> int:
             err=True,
         )
         return EXIT_UNITS_FAILED
-    return 0
+    return code
+
+
+def grading_code(rep: Report, retry: str) -> int:
+    """Say on stderr how many simulations could not be graded and why (the most common
+    failure, e.g. the judge provider's message); 3 when none could be graded, 1 when some
+    could not, else 0. ``retry`` tells how to grade them again."""
+    failed = rep.n_grading_errors + rep.n_ungraded
+    if not failed:
+        return 0
+    groups = [g for g in rep.failures if g.kind == "grading"]
+    common = f"{groups[0].message} ({groups[0].count}×)" if groups else "(no message)"
+    every = failed == rep.n_simulations
+    what = (
+        f"the grading of every simulation failed ({failed})"
+        if every
+        else f"{failed} of {rep.n_simulations} simulation(s) could not be graded"
+    )
+    err_console().print(
+        f"[bold red]error:[/] {escape(what)}; most common: {escape(common)}. {escape(retry)} "
+        "(from the stored trajectories: nothing is simulated again).",
+        highlight=False,
+    )
+    return EXIT_NOTHING_RAN if every else EXIT_UNITS_FAILED
 
 
 def _common_error(run_dir: Path) -> str:

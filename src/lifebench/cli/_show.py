@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -60,6 +60,20 @@ def show(
     others = [
         r.trial for r in run.records if r.task_id == record.task_id and r.trial != record.trial
     ]
-    render_trajectory(view, limit=None if full else DEFAULT_LIMIT, raw=raw, call=call)
+    render_trajectory(
+        view,
+        limit=None if full else DEFAULT_LIMIT,
+        raw=raw,
+        call=call,
+        scored=_scored(run.config),
+    )
     if others:
         typer.echo(f"other trials of this task: {', '.join(map(str, others))} (--trial N)")
+
+
+def _scored(config: dict[str, Any]) -> bool:
+    """Whether the run's suite scores its units rather than passing or failing them."""
+    from lifebench.suites import ReportDesign, get_suite
+
+    suite = get_suite(str(config.get("suite") or "vita"))
+    return isinstance(suite, ReportDesign) and not suite.defines_success(config)

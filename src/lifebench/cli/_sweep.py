@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from lifebench.cli._common import (
     EXIT_NOTHING_RAN,
     EXIT_UNITS_FAILED,
+    HEADLINE_HELP,
+    check_headline,
     err_console,
     fail,
     run_async,
@@ -43,6 +45,9 @@ def sweep(
         ),
     ] = False,
     quiet: Annotated[bool, typer.Option(help="No progress display.")] = False,
+    headline: Annotated[
+        str, typer.Option(help=HEADLINE_HELP, callback=check_headline)
+    ] = "lifebench",
 ) -> None:
     """Run every cell of a sweep (the cross product of the file's grid axes, e.g. models ×
     suites × domains × trials) one after the other, each as an ordinary, resumable run in
@@ -108,10 +113,12 @@ def sweep(
             )
             for note in exp.notes:
                 err_console().print(f"note: {note}", highlight=False, markup=False)
-            rep = finish_report(exp.run_dir, quiet=True)
+            rep = finish_report(exp.run_dir, quiet=True, headline=headline)
             code = outcome_code(summary, rep, exp.run_dir)
             worst = max(worst, code if code in (EXIT_UNITS_FAILED, EXIT_NOTHING_RAN) else 0)
-        report = combined_report(spec, cells, root)
+        report = combined_report(
+            spec, cells, root, headline="official" if headline == "official" else "lifebench"
+        )
         (root / SWEEP_REPORT).write_text(sweep_json(report), encoding="utf-8")
         if not quiet:
             _render(report)
@@ -129,6 +136,13 @@ def _render(report: dict[str, object]) -> None:
     def pct(value: object) -> str:
         return "—" if not isinstance(value, int | float) else f"{100 * value:.1f}%"
 
+    def score(row: dict[str, Any]) -> str:
+        value = (row.get("score") or {}).get("value")
+        if not isinstance(value, int | float):
+            return "—"
+        scale = row["score"].get("scale")
+        return f"{value:.2f}" if scale == "points" else pct(value)
+
     table = Table(title=f"Sweep {report['name']}")
     for column in (
         "cell / group",
@@ -136,6 +150,7 @@ def _render(report: dict[str, object]) -> None:
         "sims",
         "errors",
         "rejected",
+        f"suite score ({report.get('headline', 'lifebench')})",
         "avg@k",
         "pass@k",
         "pass^k",
@@ -150,6 +165,7 @@ def _render(report: dict[str, object]) -> None:
             str(row.get("n_simulations")),
             str(row.get("n_errors")),
             str(row.get("n_rejected")),
+            score(row),
             pct((row.get("avg_at_k") or {}).get(k)),
             pct((row.get("pass_at_k") or {}).get(k)),
             pct((row.get("pass_hat_k") or {}).get(k)),

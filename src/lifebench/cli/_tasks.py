@@ -111,9 +111,7 @@ def stats(
 ) -> None:
     """Complexity of task sets (vita: the analogue of VitaBench's Tables 2 and 5 — providers,
     products, transactions, search space, rubrics per task, instruction length, tool graph)."""
-    from rich import box
     from rich.console import Console
-    from rich.table import Table
 
     from lifebench.suites import get_suite
 
@@ -123,13 +121,10 @@ def stats(
     if as_json:
         write_json(json.dumps(result.data, ensure_ascii=False, indent=2))
         return
-    table = Table(title=result.title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
-    for i, col in enumerate(result.columns):
-        table.add_column(col, justify="left" if i in result.left_columns else "right", no_wrap=True)
-    for row in result.rows:
-        table.add_row(*row)
+    from lifebench.reporting._render import compact_table
+
     console = Console()
-    console.print(table)
+    console.print(compact_table(result))
     for note in result.notes:
         console.print(note, highlight=False, markup=False)
 

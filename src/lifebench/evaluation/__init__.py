@@ -1,10 +1,12 @@
 """Evaluation: per-basis results, the evaluator protocol and reward combination."""
 
 from lifebench.evaluation._judge import (
+    GRADING_ERROR,
     JudgeAnswer,
     JudgeError,
     ShapeError,
     ask_json,
+    failed_basis,
     parse_json,
     render_transcript,
 )
@@ -18,6 +20,7 @@ from lifebench.evaluation._types import (
 from lifebench.evaluation._windows import sliding_windows
 
 __all__ = [
+    "GRADING_ERROR",
     "BasisResult",
     "CriterionVerdict",
     "Evaluation",
@@ -27,6 +30,7 @@ __all__ = [
     "ShapeError",
     "ask_json",
     "combine",
+    "failed_basis",
     "parse_json",
     "render_transcript",
     "sliding_windows",

@@ -18,18 +18,41 @@ from typing import Any, Generic, TypeVar
 import json_repair
 
 from lifebench.errors import FatalProviderError, LifebenchError
+from lifebench.evaluation._types import BasisResult
 from lifebench.messages import AssistantMessage, Message, SystemMessage, Usage, UserMessage
 from lifebench.models import ChatModel, GenerateConfig, labelled
 
 T = TypeVar("T")
+_SHOWN = 160
+"""Characters of the judge's last reply quoted in a :class:`JudgeError`."""
 
 
 class JudgeError(LifebenchError):
-    """The judge gave no usable answer after its re-asks (or its model call failed)."""
+    """The judge gave no usable answer after its re-asks (or its model call failed).
 
-    def __init__(self, message: str, usage: Usage) -> None:
+    ``replies`` are the texts the judge did answer (one per attempt), so that what it said is
+    kept with the failed evaluation; ``info`` is what the evaluator had established before the
+    failure (e.g. the windows already judged), stored in the failed basis result.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        usage: Usage,
+        *,
+        replies: Sequence[str] = (),
+        info: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(message)
         self.usage = usage
+        self.replies = tuple(replies)
+        self.info = dict(info or {})
+
+    def with_info(self, **info: Any) -> JudgeError:
+        """The same failure with ``info`` added (raise it in place of this one)."""
+        error = JudgeError(str(self), self.usage, replies=self.replies, info={**self.info, **info})
+        error.__cause__ = self.__cause__
+        return error
 
 
 class ShapeError(ValueError):
@@ -44,6 +67,8 @@ class JudgeAnswer(Generic[T]):
     raw: str
     usage: Usage
     attempts: int
+    replies: tuple[str, ...] = ()
+    """Every reply of the judge, in order (the last one is ``raw``)."""
 
 
 def parse_json(text: str) -> Any:
@@ -93,6 +118,7 @@ async def ask_json(
     messages: list[Message] = [SystemMessage(content=system), UserMessage(content=prompt)]
     usage = Usage.zero()
     problem = ""
+    replies: list[str] = []
     for attempt in range(1, max_reasks + 2):
         tag = label
         if attempt > 1:
@@ -104,14 +130,17 @@ async def ask_json(
             raise
         except LifebenchError as exc:  # the failed call's retries count like any others
             retried = Usage.zero().model_copy(update={"retries": getattr(exc, "retries", 0)})
-            raise JudgeError(f"judge call failed: {exc}", usage + retried) from None
+            raise JudgeError(
+                f"judge call failed: {exc}", usage + retried, replies=replies
+            ) from None
         if reply.usage is not None:
             usage = usage + reply.usage
+        replies.append(reply.content)
         parsed = parse(reply.content)
         try:
             if parsed is None:
                 raise ShapeError(f"the reply contains no {answer_format}")
-            return JudgeAnswer(check(parsed), reply.content, usage, attempt)
+            return JudgeAnswer(check(parsed), reply.content, usage, attempt, tuple(replies))
         except ValueError as exc:
             problem = str(exc)
         messages = [
@@ -124,8 +153,13 @@ async def ask_json(
                 )
             ),
         ]
+    last = " ".join(replies[-1].split()) if replies else ""
+    shown = f"{last[:_SHOWN]}…" if len(last) > _SHOWN else last
     raise JudgeError(
-        f"judge gave no usable answer after {max_reasks + 1} attempts: {problem}", usage
+        f"judge gave no usable answer after {max_reasks + 1} attempts (its last reply: "
+        f"{shown!r}): {problem}",
+        usage,
+        replies=replies,
     )
 
 
@@ -159,3 +193,21 @@ def _render_args(arguments: str) -> str:
     if not isinstance(parsed, dict):
         return arguments
     return ", ".join(f"{k}={v!r}" for k, v in parsed.items())
+
+
+GRADING_ERROR = "grading_error"
+"""Key of the ``info`` of a basis result whose grading failed: the failure's message."""
+
+
+def failed_basis(name: str, exc: Exception) -> BasisResult:
+    """The result of basis ``name`` whose grading raised ``exc``: reward 0, the judge tokens
+    already spent, and in ``info`` the failure (:data:`GRADING_ERROR`), the judge's replies and
+    what the evaluator had established before it failed (``JudgeError.info``)."""
+    info: dict[str, Any] = {GRADING_ERROR: str(exc)}
+    spent = Usage.zero()
+    if isinstance(exc, JudgeError):
+        spent = exc.usage
+        info = {"judge_replies": list(exc.replies), **exc.info, **info}
+    return BasisResult(
+        basis=name, reward=0.0, score=0.0, usage=spent, note=f"failed: {exc}", info=info
+    )

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lifebench._util.text import Language
 from lifebench.errors import InputError
@@ -27,6 +27,9 @@ from lifebench.suites import RunOptions, required_model
 from lifebench.suites._registry import ModelResolver
 from lifebench.suites._tables import Finding, StatsTable
 from lifebench.tools import ToolSet
+
+if TYPE_CHECKING:
+    from lifebench.metrics import OfficialComparison
 
 ALL = "all"
 
@@ -267,3 +270,26 @@ class FlowSuite:
         from lifebench.flow.evaluation.report import flow_report
 
         return flow_report(records, config)
+
+    def report_tables(
+        self, metrics: Mapping[str, Any], config: Mapping[str, Any]
+    ) -> list[StatsTable]:
+        """Turn level: tool / parameter P/R/F1 and node accuracy by knowledge format, then by
+        domain; session level: success rate, task progress and tool P/R/F1 the same way."""
+        from lifebench.flow.evaluation.tables import report_tables
+
+        return report_tables(metrics)
+
+    def defines_success(self, config: Mapping[str, Any]) -> bool:
+        """At session level (the judge's task-completion verdict); turn level is scored by
+        P/R/F1, not by success."""
+        return bool((config.get("suite_options") or {}).get("level") == "session")
+
+    def official_comparison(
+        self, records: Sequence[Any], config: Mapping[str, Any]
+    ) -> OfficialComparison:
+        """The official FlowBench numbers beside lifebench's (turn: tool and parameter P/R/F1;
+        session: success rate, task progress, tool P/R)."""
+        from lifebench.flow.evaluation.report import official_comparison
+
+        return official_comparison(records, config)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 
 def quantile(sorted_values: Sequence[float], q: float) -> float:
@@ -54,3 +54,44 @@ def bootstrap_ci(
         reps.sort()
         out[name] = (quantile(reps, tail), quantile(reps, 1.0 - tail))
     return out
+
+
+def stratified_bootstrap(
+    strata: Mapping[str, Sequence[Sequence[float]]],
+    statistic: Callable[[Mapping[str, Sequence[float]]], float | None],
+    *,
+    samples: int = 1000,
+    seed: int = 0,
+    level: float = 0.95,
+) -> tuple[float, float] | None:
+    """Percentile interval of ``statistic`` under resampling within strata.
+
+    Each stratum (e.g. a TravelBench subset) holds one vector per task — sums and counts the
+    statistic needs, all of one length. A replicate draws, in every stratum, as many tasks as it
+    has, with replacement (``random.Random(seed)``, strata in sorted order), adds up the drawn
+    vectors per stratum and applies ``statistic`` to those totals; replicates where it is None
+    are skipped. Returns None when a stratum is empty or no replicate has a value.
+    """
+    if samples < 1:
+        raise ValueError(f"samples must be at least 1, got {samples}")
+    if not 0 < level < 1:
+        raise ValueError(f"level must be in (0, 1), got {level}")
+    names = sorted(strata)
+    if not names or any(not strata[n] for n in names):
+        return None
+    rng = random.Random(seed)
+    values: list[float] = []
+    for _ in range(samples):
+        totals: dict[str, Sequence[float]] = {}
+        for name in names:
+            rows = strata[name]
+            draw = rng.choices(rows, k=len(rows))
+            totals[name] = [math.fsum(column) for column in zip(*draw, strict=True)]
+        value = statistic(totals)
+        if value is not None:
+            values.append(value)
+    if not values:
+        return None
+    values.sort()
+    tail = (1.0 - level) / 2
+    return (quantile(values, tail), quantile(values, 1.0 - tail))

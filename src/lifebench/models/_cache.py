@@ -112,6 +112,10 @@ class ModelCache:
         self._write_task: asyncio.Future[None] | None = None
         self._last_flush = time.monotonic()
 
+    on_conflict = "IGNORE"
+    """What a write does to an answer already stored under the same key: keep it (IGNORE),
+    or REPLACE it (a subclass that asks again on purpose)."""
+
     def __repr__(self) -> str:
         return f"ModelCache(path={str(self.path)!r})"
 
@@ -162,8 +166,8 @@ class ModelCache:
             conn.execute("BEGIN")
             try:
                 conn.executemany(
-                    "INSERT OR IGNORE INTO model_calls (key, model, response, created_at) "
-                    "VALUES (?, ?, ?, ?)",
+                    f"INSERT OR {self.on_conflict} INTO model_calls "
+                    "(key, model, response, created_at) VALUES (?, ?, ?, ?)",
                     [(key, *value) for key, value in batch.items()],
                 )
             except BaseException:

@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from lifebench._util.keys import fields_at, key_lines, unknown_key
 from lifebench.errors import InputError
 from lifebench.models._price import Price
 from lifebench.models._retry import RetryPolicy
@@ -155,18 +156,20 @@ def _location(loc: tuple[int | str, ...]) -> str:
     return out
 
 
-def models_config_from_data(data: Any, *, source: str) -> ModelsConfig:
+def models_config_from_data(data: Any, *, source: str, text: str | None = None) -> ModelsConfig:
     """Validate already-loaded config data.
 
     Args:
         data: The parsed file content.
         source: Where the data came from (named in errors).
+        text: The file's text, when known: an unknown key is then named with its line.
 
     Returns:
         The validated config.
 
     Raises:
-        InputError: The data is invalid; the error names ``source`` and the first bad field.
+        InputError: The data is invalid; the error names ``source`` and the first bad field
+            (an unknown key with its line and the known key it most likely stands for).
     """
     if data is None:
         data = {}
@@ -179,6 +182,11 @@ def models_config_from_data(data: Any, *, source: str) -> ModelsConfig:
     except ValidationError as exc:
         errors = exc.errors()
         first = errors[0]
+        extra = next((e for e in errors if e.get("type") == "extra_forbidden"), None)
+        if extra is not None:  # it also explains a "missing" error beside it (a misspelling)
+            loc = tuple(extra["loc"])
+            lines = key_lines(text) if text is not None else {}
+            raise unknown_key(source, loc, fields_at(ModelsConfig, loc), lines) from None
         more = f" (and {len(errors) - 1} more error(s))" if len(errors) > 1 else ""
         raise InputError(
             f"{first['msg']}{more}", file=source, field=_location(tuple(first["loc"])) or None
@@ -199,4 +207,5 @@ def load_models_config(path: str | Path) -> ModelsConfig:
             the field.
     """
     path = Path(path)
-    return models_config_from_data(_read_data(path), source=str(path))
+    data = _read_data(path)
+    return models_config_from_data(data, source=str(path), text=path.read_text(encoding="utf-8"))

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from lifebench.metrics import Headline
 from lifebench.reporting._load import RunData
 from lifebench.reporting._outcomes import UnitSummary, tool_error_kinds, unit_summaries
 from lifebench.reporting._report import Report, build_report
@@ -100,9 +101,16 @@ def complexity_buckets(report: Report, records: Sequence[Any]) -> list[Complexit
     return [ComplexityBucket(n, len(v), math.fsum(v) / len(v)) for n, v in sorted(rewards.items())]
 
 
-def build_run_report(run: RunData, label: str) -> RunReport:
-    """Report of ``run`` with its unit summaries, tool error kinds and complexity buckets."""
-    report = build_report(run.records, run.config, grading=run.grading, provenance=run.provenance)
+def build_run_report(run: RunData, label: str, headline: Headline = "lifebench") -> RunReport:
+    """Report of ``run`` with its unit summaries, tool error kinds and complexity buckets
+    (``headline``: which of lifebench's and the official number leads)."""
+    report = build_report(
+        run.records,
+        run.config,
+        grading=run.grading,
+        provenance=run.provenance,
+        headline=headline,
+    )
     return RunReport(
         label=label,
         run_dir=str(run.run_dir),
@@ -215,3 +223,34 @@ def comparability_lines(groups: dict[str, GroupComparability]) -> list[str]:
             details = "; ".join(d.detail for d in diffs)
             out.append(f"note ({g}): {label} vs {group.reference}: {details}")
     return out
+
+
+def combined_run_report(
+    runs: Sequence[RunData], labels: Sequence[str], headline: Headline = "lifebench"
+) -> RunReport:
+    """One report of several runs of one suite pooled (task ids prefixed by each run's label),
+    with the suite's own aggregate over all of them — e.g. TravelBench's overall over three
+    runs of one subset each."""
+    from lifebench.errors import InputError
+    from lifebench.reporting._report import pooled_comparison
+
+    configs = {label: run.config for run, label in zip(runs, labels, strict=True)}
+    suites = sorted({str(c.get("suite") or "vita") for c in configs.values()})
+    if len(suites) != 1:
+        raise InputError(f"--combine pools runs of one suite; these are of {', '.join(suites)}")
+    records = [
+        r.model_copy(update={"task_id": f"{label}/{r.task_id}"})
+        for run, label in zip(runs, labels, strict=True)
+        for r in run.records
+    ]
+    config = dict(next(iter(configs.values())))
+    report = build_report(records, config, headline=headline)
+    report = report.model_copy(update={"comparison": pooled_comparison(records, configs)})
+    return RunReport(
+        label=" + ".join(labels),
+        run_dir=", ".join(str(run.run_dir) for run in runs),
+        report=report,
+        summaries=unit_summaries(records),
+        tool_errors=tool_error_kinds(records),
+        complexity=complexity_buckets(report, records),
+    )

@@ -40,3 +40,10 @@ def metric_text(value: Any) -> str:
     if isinstance(value, list):
         return ", ".join(metric_text(v) for v in value[:8]) + (" …" if len(value) > 8 else "")
     return str(value)
+
+
+def score_text(value: float | None, scale: str = "fraction") -> str:
+    """A number of an official comparison: a 0–100 score with two decimals, a ratio as %."""
+    if value is None:
+        return "—"
+    return f"{value:.2f}" if scale == "points" else pct(value)

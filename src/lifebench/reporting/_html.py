@@ -12,7 +12,7 @@ import hashlib
 import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from lifebench import __version__
@@ -32,6 +32,7 @@ from lifebench.reporting._report_charts import (
     turns_chart,
 )
 from lifebench.reporting._templates import environment, static_text
+from lifebench.suites._tables import StatsTable
 
 
 @dataclass(frozen=True)
@@ -49,16 +50,19 @@ class Cell:
 
 
 def _cell(run: RunReport) -> Cell:
+    """A run's cell; Pass@k and Pass^k stay empty for a suite whose units earn a score rather
+    than succeed (TravelBench, FlowBench turns)."""
     rep, k = run.report, str(run.k)
     ci = rep.ci95
+    success = rep.defines_success
     return Cell(
         k=run.k,
         avg=rep.avg_at_k.get(k),
         avg_ci=ci.get("avg_at_k", {}).get(k),
-        at=rep.pass_at_k.get(k),
-        at_ci=ci.get("pass_at_k", {}).get(k),
-        hat=rep.pass_hat_k.get(k),
-        hat_ci=ci.get("pass_hat_k", {}).get(k),
+        at=rep.pass_at_k.get(k) if success else None,
+        at_ci=ci.get("pass_at_k", {}).get(k) if success else None,
+        hat=rep.pass_hat_k.get(k) if success else None,
+        hat_ci=ci.get("pass_hat_k", {}).get(k) if success else None,
         label=run.label,
     )
 
@@ -98,6 +102,9 @@ class SuiteSection:
     runs: list[str]
     rows: list[tuple[str, list[str]]]
     charts: list[Chart]
+    tables: list[tuple[str, list[StatsTable]]] = field(default_factory=list)
+    """(run label, the tables the suite designs for that run) — shown instead of ``rows``,
+    which then stay available folded."""
 
 
 def _is_number(value: Any) -> bool:
@@ -141,7 +148,8 @@ def suite_sections(runs: Sequence[RunReport]) -> list[SuiteSection]:
                         percent_y=percent,
                     )
                 )
-        sections.append(SuiteSection(suite, [r.label for r in members], rows, charts))
+        tables = [(r.label, list(r.report.suite_tables)) for r in members if r.report.suite_tables]
+        sections.append(SuiteSection(suite, [r.label for r in members], rows, charts, tables))
     return sections
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,11 +14,14 @@ from lifebench._util.hashing import canonical_json
 from lifebench.metrics import (
     DEFAULT_BOOTSTRAP_SAMPLES,
     DEFAULT_BOOTSTRAP_SEED,
+    Headline,
     Metrics,
+    OfficialComparison,
     ResultRecord,
     compute_metrics,
 )
 from lifebench.reporting._outcomes import FailureGroup, failure_groups, unit_summaries
+from lifebench.suites._tables import StatsTable
 
 
 class Report(Metrics):
@@ -55,6 +58,36 @@ class Report(Metrics):
         description="Where the numbers come from (the latest session): lifebench version and "
         "git commit, key package versions, task file and task hashes, grader version of "
         "every basis, the model of every role (empty: not recorded by the run).",
+    )
+    headline: Headline = Field(
+        "lifebench",
+        description="Which number leads where both are shown: lifebench's or the official "
+        "code's (`--headline`).",
+    )
+    comparison: OfficialComparison | None = Field(
+        None,
+        description="The suite's official numbers beside lifebench's, from the same stored "
+        "outputs, with the units where they differ counted by class (None: the suite has no "
+        "official scoring).",
+    )
+
+    def headline_number(self) -> tuple[str, float | None, Any] | None:
+        """(label, value, interval) of the suite's headline aggregate as ``headline`` picks it
+        (None without a comparison)."""
+        if self.comparison is None or not self.comparison.pairs:
+            return None
+        pair = self.comparison.pairs[0]
+        return pair.label, pair.value(self.headline), pair.interval(self.headline)
+
+    suite_tables: list[StatsTable] = Field(
+        default_factory=list,
+        description="The suite's metrics as the compact tables it designs (ReportDesign; "
+        "empty: the metrics are shown by name).",
+    )
+    defines_success: bool = Field(
+        True,
+        description="Whether the suite's units succeed or fail (Pass@k / Pass^k apply); false "
+        "for a score suite (TravelBench, FlowBench turns), whose reports show scores.",
     )
 
     failures: list[FailureGroup] = Field(
@@ -124,24 +157,35 @@ def build_report(
     provenance: BaseModel | None = None,
     bootstrap_samples: int = DEFAULT_BOOTSTRAP_SAMPLES,
     seed: int = DEFAULT_BOOTSTRAP_SEED,
+    headline: Headline = "lifebench",
 ) -> Report:
     """Compute the metrics of ``records``, add the suite's own metrics (the suite named in
     ``config``), attach ``config`` (normalised to plain JSON) and describe the grading behind
     the numbers (``grading``: the store's grading log, see ``RunStore.grading``; without it,
     the configuration's evaluator) and where they come from (``provenance``, see
     ``RunStore.provenance``). A mixed grading adds a warning."""
-    from lifebench.suites import get_suite
+    from lifebench.suites import OfficialScoring, ReportDesign, get_suite
 
     records = list(records)
     metrics = compute_metrics(records, bootstrap_samples=bootstrap_samples, seed=seed)
     plain_config = json.loads(canonical_json(config))
     suite_name = plain_config.get("suite")
     extra: dict[str, Any] = {}
+    comparison: OfficialComparison | None = None
+    tables: list[StatsTable] = []
+    success = True
     if suite_name:
-        extra = json.loads(
-            canonical_json(dict(get_suite(str(suite_name)).report_metrics(records, plain_config)))
-        )
-    clash = sorted(set(extra) & (set(Report.model_fields) | {"suite_metrics", "grading_summary"}))
+        suite = get_suite(str(suite_name))
+        extra = json.loads(canonical_json(dict(suite.report_metrics(records, plain_config))))
+        if isinstance(suite, OfficialScoring):
+            comparison = suite.official_comparison(records, plain_config)
+        if isinstance(suite, ReportDesign):
+            tables = suite.report_tables(extra, plain_config)
+            success = suite.defines_success(plain_config)
+    clash = sorted(
+        set(extra)
+        & (set(Report.model_fields) | {"suite_metrics", "grading_summary", "headline_number"})
+    )
     if clash:
         raise ValueError(f"suite '{suite_name}' reports metrics named like core ones: {clash}")
     described = json.loads(
@@ -162,6 +206,10 @@ def build_report(
         suite_metric_names=sorted(extra),
         grading=described,
         provenance={} if provenance is None else provenance.model_dump(mode="json"),
+        headline=headline,
+        comparison=comparison,
+        suite_tables=tables,
+        defines_success=success,
         failures=failure_groups(unit_summaries(records)),
     )
 
@@ -177,3 +225,23 @@ def write_report(report: Report, path: str | Path) -> Path:
     target = Path(path)
     write_atomic(target, [report_json(report)])
     return target
+
+
+def pooled_comparison(
+    records: Sequence[Any], configs: Mapping[str, Mapping[str, Any]]
+) -> OfficialComparison | None:
+    """The suite's own aggregate of records pooled from the runs ``configs`` (cell name →
+    run configuration; record ids are ``<cell>/<task id>``), or None when the runs belong to
+    different suites or the suite defines none (then the plain metrics stand alone). Each
+    record's own run configuration is in ``config["pooled"]`` of the one passed on."""
+    from lifebench.suites import OfficialScoring, get_suite
+
+    suites = {str(c.get("suite") or "vita") for c in configs.values()}
+    if len(suites) != 1:
+        return None
+    suite = get_suite(suites.pop())
+    if not isinstance(suite, OfficialScoring):
+        return None
+    first = next(iter(configs.values()))
+    merged = {**first, "pooled": {name: dict(c) for name, c in configs.items()}}
+    return suite.official_comparison(records, merged)

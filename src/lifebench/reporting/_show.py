@@ -47,13 +47,16 @@ def _indent(text: Text, spaces: int = 4) -> Padding:
     return Padding(text, (0, 0, 0, spaces))
 
 
-def _header(view: TrajectoryView) -> Text:
+def _header(view: TrajectoryView, scored: bool = False) -> Text:
     o = view.outcome
     style = {"pass": "bold green", "fail": "bold red"}.get(o.outcome, "bold yellow")
     head = Text("task ", style="bold") + Text(safe_text(view.task_id), style="bold")
     head.append(f" · trial {view.trial} · seed {view.seed} · attempts {view.attempts}\n")
     head.append("outcome ")
-    head.append(o.outcome, style=style)
+    if scored and o.outcome in ("pass", "fail"):  # a score suite: a score, not pass / fail
+        head.append("scored", style="bold")
+    else:
+        head.append(o.outcome, style=style)
     if view.reward is not None:
         head.append(f" (reward {view.reward:g}, basis {safe_text(view.reward_basis or '')})")
     if view.termination:
@@ -356,6 +359,7 @@ def render_trajectory(
     limit: int | None = DEFAULT_LIMIT,
     raw: bool = False,
     call: int | None = None,
+    scored: bool = False,
 ) -> None:
     """Print ``view``: header, briefing (system prompts, tools, the user's instruction),
     messages, model calls, evaluation per basis (with the judge's calls), state differences,
@@ -363,7 +367,9 @@ def render_trajectory(
 
     Long texts are cut to ``limit`` characters (None: never). ``raw`` adds every call's
     request and response bodies exactly as sent and received; ``call`` (1-based) shows only
-    that call, with its bodies.
+    that call, with its bodies. ``scored``: the unit belongs to a suite whose units earn a
+    score rather than succeed (``ReportDesign.defines_success``), so a graded unit's outcome
+    reads "scored" beside its reward, never pass / fail.
     """
     out = console or Console()
     transcript = view.transcript
@@ -375,7 +381,7 @@ def render_trajectory(
         for part in _calls(transcript, None, True, call):
             _print(out, part)
         return
-    out.print(_header(view))
+    out.print(_header(view, scored))
     if transcript is not None:
         out.print(Rule("briefing"))
         if transcript.briefing is None:

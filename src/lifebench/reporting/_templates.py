@@ -12,7 +12,7 @@ from lifebench.reporting._safe import safe_text
 
 
 def _filters() -> dict[str, Any]:
-    from lifebench.reporting._format import ci_text, metric_text, money, num, pct
+    from lifebench.reporting._format import ci_text, metric_text, money, num, pct, score_text
 
     return {
         "pct": pct,
@@ -20,6 +20,7 @@ def _filters() -> dict[str, Any]:
         "num": num,
         "money": money,
         "metric": metric_text,
+        "score": score_text,
         "by_k": lambda d: sorted(d, key=int),
     }
 

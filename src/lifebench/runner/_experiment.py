@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -20,8 +21,7 @@ from typing import Any, Literal
 
 from lifebench._util.hashing import derive_seed
 from lifebench.errors import FatalProviderError, InfrastructureError, InputError
-from lifebench.evaluation import BasisResult, Evaluation, Evaluator, JudgeError, combine
-from lifebench.messages import Usage
+from lifebench.evaluation import Evaluation, Evaluator, JudgeError, combine, failed_basis
 from lifebench.models import ModelFactory
 from lifebench.models._cache import ModelCache
 from lifebench.models._record import grading, recording
@@ -189,10 +189,7 @@ async def evaluate(
             raise
         except (JudgeError, InfrastructureError) as exc:
             errors.append(f"{name}: {exc}")
-            spent = exc.usage if isinstance(exc, JudgeError) else Usage.zero()
-            results[name] = BasisResult(
-                basis=name, reward=0.0, score=0.0, usage=spent, note=f"failed: {exc}"
-            )
+            results[name] = failed_basis(name, exc)
     missing = [b for b in bases if b not in results]
     if errors or missing:  # judge tokens already spent are kept in the failed basis
         detail = "; ".join(errors) or f"bases not computed: {', '.join(missing)}"
@@ -359,6 +356,50 @@ def _observed_sleep(progress: Progress) -> Callable[[float], Awaitable[None]]:
     return sleep
 
 
+async def _grade_failed_again(exp: Experiment, store: RunStore) -> int:
+    """Grade again, from their stored trajectories, the done units of this run whose earlier
+    grading failed (nothing is simulated again); returns how many were graded."""
+    from lifebench.runner._regrade import grade_records, needs_grading, refreshing_models
+
+    wanted = {(u.task_id, u.trial) for u in exp.units}
+    records = [
+        r
+        for r in store.results()
+        if r.status == "done"
+        and r.simulation is not None
+        and (r.task_id, r.trial) in wanted
+        and needs_grading(r)
+    ]
+    if records:  # fresh judge calls: the cached answers are the ones that failed
+        models = refreshing_models(exp.run_dir, exp.options)
+        try:
+            evaluators = exp.suite.build_evaluators(exp.options, models)
+            await grade_records(
+                store,
+                records,
+                exp.tasks,
+                evaluators,
+                exp.bases,
+                exp.options.concurrency,
+                record_requests=exp.options.record_requests,
+            )
+        finally:
+            await models.aclose()
+    return len(records)
+
+
+def _grading_failures(exp: Experiment, store: RunStore) -> int:
+    """Done units of this run whose stored grading failed."""
+    from lifebench.runner._regrade import needs_grading
+
+    wanted = {(u.task_id, u.trial) for u in exp.units}
+    return sum(
+        1
+        for r in store.results()
+        if r.status == "done" and (r.task_id, r.trial) in wanted and needs_grading(r)
+    )
+
+
 async def run_experiment(
     options: RunOptions,
     *,
@@ -400,6 +441,7 @@ async def run_experiment(
         grading = store.begin_grading(
             "run", grading_description(options, exp.bases), len(exp.units), provenance
         )
+        regraded = await _grade_failed_again(exp, store)
         summary = await run_units(
             exp.units,
             exp.execute_unit,
@@ -408,7 +450,9 @@ async def run_experiment(
             progress,
             backend=_backend(exp, plan),
         )
-        store.finish_grading(grading, summary.done, 0)
+        failed = _grading_failures(exp, store)
+        summary = dataclasses.replace(summary, regraded=regraded, grading_errors=failed)
+        store.finish_grading(grading, summary.done + regraded, failed)
     finally:
         store.close()
         await exp.aclose()

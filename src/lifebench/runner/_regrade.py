@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from lifebench.errors import InputError
+from lifebench.evaluation import Evaluator
+from lifebench.messages import AssistantMessage
 from lifebench.models import ModelCache, ModelFactory, recording
 from lifebench.runner._experiment import CACHE_FILENAME, evaluate, grading_description
 from lifebench.runner._progress import Progress
@@ -30,6 +33,83 @@ class RegradeSummary:
     """Of those, evaluations that failed (recorded as grading errors)."""
     skipped: int
     """Units without a completed simulation (pending or infrastructure errors)."""
+
+
+class RefreshingCache(ModelCache):
+    """The run's model cache as seen by a second grading of failed evaluations: no call is
+    answered from it (a cached unusable judge answer would only fail again), every new answer
+    is stored in it, replacing the answer that failed (so the next identical grading is free)."""
+
+    on_conflict = "REPLACE"
+
+    async def get(self, key: str) -> AssistantMessage | None:
+        """Nothing is answered from the cache."""
+        return None
+
+
+def refreshing_models(
+    run_dir: Path, options: RunOptions, models_file: str | None = None
+) -> ModelFactory:
+    """Models for grading failed evaluations again (see :class:`RefreshingCache`)."""
+    cache = RefreshingCache(run_dir / CACHE_FILENAME) if options.cache else None
+    source = models_file or options.models_file
+    return ModelFactory.from_file(source, cache=cache) if source else ModelFactory(cache=cache)
+
+
+def needs_grading(record: Any) -> bool:
+    """A done unit whose stored evaluation failed (or that was never graded)."""
+    return record.evaluation is None or record.evaluation.error is not None
+
+
+async def grade_records(
+    store: RunStore,
+    records: Sequence[Any],
+    tasks: Mapping[str, Any],
+    evaluators: Mapping[str, Evaluator],
+    bases: Sequence[str],
+    concurrency: int,
+    progress: Progress | None = None,
+    *,
+    record_requests: bool = True,
+) -> int:
+    """Grade the stored simulations of ``records`` again and store each new evaluation (the
+    bases of the earlier one that are not recomputed are kept). Returns how many of the new
+    evaluations failed. Nothing is simulated: only the evaluators' (judge) calls are made.
+    A judge provider that refuses every call stops it (:class:`FatalProviderError`). With
+    ``record_requests`` the judge's requests and responses are stored with each evaluation."""
+    limit = asyncio.Semaphore(concurrency)
+    recorder = UnitRecorder()
+    errors = 0
+    if progress is not None:
+        progress.start(total=len(records))
+
+    async def one(record: Any) -> None:
+        nonlocal errors
+        async with limit:
+            if progress is not None:
+                progress.unit_started()
+            log = recorder.log() if record_requests else None
+            with recording(log):
+                new = await evaluate(
+                    tasks[record.task_id], record.simulation, evaluators, bases, record.evaluation
+                )
+            store.record_evaluation(
+                record.task_id, record.trial, new, None if log is None else log.pack()
+            )
+            errors += int(new.error is not None)
+            if progress is not None:
+                progress.unit_finished(failed=new.error is not None)
+
+    try:
+        async with asyncio.TaskGroup() as group:
+            for record in records:
+                group.create_task(one(record))
+    except BaseExceptionGroup as group_error:
+        raise primary_error(group_error) from None
+    finally:
+        if progress is not None:
+            progress.stop()
+    return errors
 
 
 def regrade_options(stored: dict[str, Any], overrides: dict[str, Any], run_dir: Path) -> RunOptions:
@@ -99,47 +179,39 @@ async def regrade(
             )
         evaluators = suite.build_evaluators(options, models)
         bases = suite.reward_bases(options)
+        failed = [r for r in records if needs_grading(r)]
+        fresh = refreshing_models(run_dir, options, models_file) if failed else None
         provenance = collect(options, store.tasks(), evaluators, models.resolve)
         grading = store.begin_grading(
             "eval", grading_description(options, bases), len(records), provenance
         )
-        limit = asyncio.Semaphore(concurrency)
-        recorder = UnitRecorder()
-        errors = 0
-        if progress is not None:
-            progress.start(total=len(records))
-
-        async def one(record: Any) -> None:
-            nonlocal errors
-            async with limit:
-                if progress is not None:
-                    progress.unit_started()
-                log = recorder.log() if record_requests else None
-                with recording(log):
-                    new = await evaluate(
-                        tasks[record.task_id],
-                        record.simulation,
-                        evaluators,
-                        bases,
-                        record.evaluation,
-                    )
-                store.record_evaluation(
-                    record.task_id, record.trial, new, None if log is None else log.pack()
-                )
-                errors += int(new.error is not None)
-                if progress is not None:
-                    progress.unit_finished(failed=new.error is not None)
-
         try:
-            async with asyncio.TaskGroup() as group:
-                for record in records:
-                    group.create_task(one(record))
-        except BaseExceptionGroup as group_error:
-            raise primary_error(group_error) from None
+            errors = await grade_records(
+                store,
+                [r for r in records if not needs_grading(r)],
+                tasks,
+                evaluators,
+                bases,
+                concurrency,
+                progress,
+                record_requests=record_requests,
+            )
+            if fresh is not None:  # graded again by fresh calls, not the answers that failed
+                again = suite.build_evaluators(options, fresh)
+                errors += await grade_records(
+                    store,
+                    failed,
+                    tasks,
+                    again,
+                    bases,
+                    concurrency,
+                    progress,
+                    record_requests=record_requests,
+                )
         finally:
-            if progress is not None:
-                progress.stop()
             await models.aclose()
+            if fresh is not None:
+                await fresh.aclose()
         store.finish_grading(grading, len(records), errors)
         total = len(store.results())
         return RegradeSummary(graded=len(records), errors=errors, skipped=total - len(records))

@@ -46,6 +46,11 @@ class RunSummary:
     """Wall-clock seconds of the call."""
     rejected: int = 0
     """Units executed in this call whose request the provider rejected for its content."""
+    regraded: int = 0
+    """Done units whose earlier grading had failed, graded again from their stored
+    trajectories (filled by the run, not by :func:`run_units`)."""
+    grading_errors: int = 0
+    """Done units of the run whose stored grading failed after this session (likewise)."""
 
     @property
     def executed(self) -> int:

@@ -21,7 +21,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from lifebench._util.keys import fields_at, key_lines, unknown_key
 from lifebench.errors import InputError
+from lifebench.metrics import Headline, OfficialComparison
 from lifebench.suites import RunOptions
 from lifebench.suites._options import make_run_options
 
@@ -108,13 +110,77 @@ def load_sweep(path: str | Path) -> SweepSpec:
         raise InputError(f"not valid YAML or JSON: {exc}", file=str(source)) from None
     if not isinstance(data, Mapping):
         raise InputError("a sweep file holds a mapping (name, base, grid, …)", file=str(source))
+    lines = key_lines(text)
     try:
-        return SweepSpec.model_validate(data)
+        spec = SweepSpec.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
+        errors = exc.errors()
+        extra = next((e for e in errors if e.get("type") == "extra_forbidden"), None)
+        if extra is not None:
+            loc = tuple(extra["loc"])
+            raise unknown_key(str(source), loc, fields_at(SweepSpec, loc), lines) from None
+        first = errors[0]
         field = ".".join(str(p) for p in first.get("loc") or ()) or None
         message = str(first.get("msg", "invalid value")).removeprefix("Value error, ")
         raise InputError(message, file=str(source), field=field) from None
+    check_option_keys(spec, str(source), lines)
+    return spec
+
+
+OPTION_ALIASES: Mapping[str, str] = {
+    "tasks": "tasks_file",
+    "models": "models_file",
+    "judge": "judge_model",
+    "agent_llm": "agent_model",
+    "user_llm": "user_model",
+    "num_trials": "trials",
+}
+"""Names people write for a run option (CLI flags, the official harnesses' names)."""
+
+
+def _suites(spec: SweepSpec) -> set[str]:
+    found = {str(spec.base.get("suite") or "vita")}
+    for axis, values in spec.grid.items():
+        for value in values:
+            if axis == "suite" and not isinstance(value, Mapping):
+                found.add(str(value))
+            elif isinstance(value, Mapping) and "suite" in value:
+                found.add(str(value["suite"]))
+    return found
+
+
+def option_names(suites: set[str]) -> set[str]:
+    """Every name a cell's options may use: the common run options and the suites' own."""
+    from lifebench.suites import options_model
+
+    names = set(RunOptions.model_fields)
+    for suite in suites:
+        names |= set(options_model(suite).model_fields)
+    return names
+
+
+def check_option_keys(spec: SweepSpec, source: str, lines: Mapping[Any, int]) -> None:
+    """Refuse an option name no run knows (``base`` keys, axis names and the keys of mapping
+    values), with its file, line and a "did you mean"."""
+    known = option_names(_suites(spec))
+    for key in spec.base:
+        if key not in known:
+            raise unknown_key(source, ("base", key), known, lines, aliases=OPTION_ALIASES,
+                              what="option")  # fmt: skip
+    for axis, values in spec.grid.items():
+        mappings = [v for v in values if isinstance(v, Mapping)]
+        if not mappings and axis not in known:
+            raise unknown_key(source, ("grid", axis), known, lines, aliases=OPTION_ALIASES,
+                              what="option (an axis of plain values names the option it sets)")  # fmt: skip
+        for i, value in enumerate(values):
+            if not isinstance(value, Mapping):
+                continue
+            for key in value:
+                if key != "name" and key not in known:
+                    raise unknown_key(
+                        source, ("grid", axis, i, key), known | {"name"}, lines,
+                        aliases=OPTION_ALIASES, what="option",
+                    )  # fmt: skip
 
 
 def expand(spec: SweepSpec, source: str = "sweep file") -> list[Cell]:
@@ -157,6 +223,11 @@ def cell_options(
         "concurrency": spec.concurrency,
         "quiet": quiet,
     }
+    common = set(RunOptions.model_fields)
+    flat = {k: v for k, v in values.items() if k not in common}
+    if flat:  # a suite's own options may be written beside the common ones, as on the CLI
+        values = {k: v for k, v in values.items() if k in common}
+        values["suite_options"] = {**flat, **dict(values.get("suite_options") or {})}
     if spec.models and "models_file" not in values:
         values["models_file"] = spec.models
     try:
@@ -233,27 +304,45 @@ _TASK_INPUTS = {
 """The options a cell's tasks depend on (cells equal on them load the same tasks)."""
 
 
-def combined_report(spec: SweepSpec, cells: Sequence[Cell], out: Path) -> dict[str, Any]:
+def combined_report(
+    spec: SweepSpec, cells: Sequence[Cell], out: Path, *, headline: Headline = "lifebench"
+) -> dict[str, Any]:
     """One report of the sweep: every cell's headline numbers, and the pooled groups of
-    ``combine`` (metrics over the union of their units, task ids prefixed by cell)."""
+    ``combine`` (metrics over the union of their units, task ids prefixed by cell).
+
+    A pooled group's ``score`` is the suite's own aggregate of the pooled units (the first
+    number of its official comparison, e.g. TravelBench's overall over the subset cells), never
+    a plain mean of rewards where the suite defines another; its ``comparison`` gives the
+    official number beside lifebench's. Groups mixing suites have no ``score``."""
     from lifebench.metrics import compute_metrics
     from lifebench.reporting import build_report
+    from lifebench.reporting._report import pooled_comparison
     from lifebench.runner._store import RunStore
 
     rows: list[dict[str, Any]] = []
     pooled: dict[str, list[Any]] = {}
+    configs: dict[str, dict[str, dict[str, Any]]] = {}
     pooled_labels: dict[str, dict[str, str]] = {}
     for cell in cells:
         store = RunStore.read(out / cell.name)
         try:
             records = store.results()
-            rep = build_report(records, store.config(), grading=store.grading())
+            config = store.config()
+            rep = build_report(records, config, grading=store.grading(), headline=headline)
         finally:
             store.close()
-        rows.append({"cell": cell.name, "labels": cell.labels, **_headline(rep.model_dump())})
+        rows.append(
+            {
+                "cell": cell.name,
+                "labels": cell.labels,
+                **_headline(rep.model_dump()),
+                **_score(rep.comparison, headline),
+            }
+        )
         kept = {a: v for a, v in cell.labels.items() if a not in spec.combine}
         key = "__".join(f"{a}={v}" for a, v in kept.items()) or "all"
         pooled_labels[key] = kept
+        configs.setdefault(key, {})[cell.name] = config
         pooled.setdefault(key, []).extend(
             r.model_copy(update={"task_id": f"{cell.name}/{r.task_id}"}) for r in records
         )
@@ -261,15 +350,34 @@ def combined_report(spec: SweepSpec, cells: Sequence[Cell], out: Path) -> dict[s
     if spec.combine:
         for key, records in pooled.items():
             metrics = compute_metrics(records)
+            comparison = pooled_comparison(records, configs[key])
             groups.append(
                 {
                     "group": key,
                     "labels": pooled_labels[key],
                     "pooled": list(spec.combine),
                     **_headline(metrics.model_dump()),
+                    **_score(comparison, headline),
                 }
             )
-    return {"name": spec.name, "cells": rows, "combined": groups}
+    return {"name": spec.name, "headline": headline, "cells": rows, "combined": groups}
+
+
+def _score(comparison: OfficialComparison | None, headline: Headline) -> dict[str, Any]:
+    """``score`` (the suite's headline aggregate: label, both values, intervals and the one
+    ``headline`` picks) and the whole ``comparison``; empty without one."""
+    if comparison is None:
+        return {}
+    pair = comparison.headline_pair()
+    score = None
+    if pair is not None:
+        score = {
+            **pair.model_dump(mode="json"),
+            "headline": headline,
+            "value": pair.value(headline),
+            "interval": pair.interval(headline),
+        }
+    return {"score": score, "comparison": comparison.model_dump(mode="json")}
 
 
 def _headline(data: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,5 +1,6 @@
 """Suites plug domains, tools, prompts and evaluators into the core; found lazily by name."""
 
+from lifebench.suites._official import OfficialScoring
 from lifebench.suites._options import (
     RoleChoices,
     RunOptions,
@@ -14,14 +15,19 @@ from lifebench.suites._registry import (
     required_model,
     suite_names,
 )
+from lifebench.suites._report_design import ReportDesign
 from lifebench.suites._run_tasks import RunTaskLoader, load_run_tasks
+from lifebench.suites._tables import StatsTable
 from lifebench.suites._warm import RunWarmer
 
 __all__ = [
+    "OfficialScoring",
+    "ReportDesign",
     "RoleChoices",
     "RunOptions",
     "RunTaskLoader",
     "RunWarmer",
+    "StatsTable",
     "Suite",
     "SuiteOptions",
     "TaskLike",

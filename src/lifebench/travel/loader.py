@@ -21,7 +21,15 @@ from pydantic import ValidationError
 from lifebench.errors import InputError
 from lifebench.travel.task import SUBSETS, Subset, TravelTask, parse_time
 
-__all__ = ["infer_subset", "load_tasks", "parse_rows", "subset_of_file"]
+__all__ = [
+    "OFFICIAL_TRACE_ID",
+    "infer_subset",
+    "keyed_by_subset",
+    "load_folder",
+    "load_tasks",
+    "parse_rows",
+    "subset_of_file",
+]
 
 _MAX_LISTED = 25
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -174,8 +182,52 @@ def _decode(text: str, file: str) -> list[tuple[int, Any]]:
     return rows
 
 
+OFFICIAL_TRACE_ID = "official_trace_id"
+"""Extra field of a row whose id was prefixed by its subset: the id the official file gives it."""
+
+
+def keyed_by_subset(task: TravelTask) -> TravelTask:
+    """``task`` with the id ``<subset>-<trace_id>`` (the official trace id kept as
+    :data:`OFFICIAL_TRACE_ID`): the official files reuse trace ids across subsets, so a run of
+    several subsets keys its units by subset and trace id."""
+    if getattr(task, OFFICIAL_TRACE_ID, None) is not None:
+        return task
+    data = task.model_dump(mode="json")
+    data[OFFICIAL_TRACE_ID] = task.trace_id
+    data["trace_id"] = f"{task.subset}-{task.trace_id}"
+    return TravelTask.model_validate(data)
+
+
+def load_folder(path: Path) -> list[TravelTask]:
+    """The three official files of a folder as one task set (``--subset all``): the file whose
+    name says single, multi or unsolv(e) gives that subset; ids are keyed by subset."""
+    folder = str(path)
+    files: dict[Subset, list[Path]] = {s: [] for s in SUBSETS}
+    for candidate in sorted(path.iterdir()):
+        subset = subset_of_file(candidate)
+        if candidate.is_file() and candidate.suffix in (".jsonl", ".json") and subset:
+            files[subset].append(candidate)
+    missing = [s for s in SUBSETS if not files[s]]
+    if missing:
+        raise InputError(
+            f"no {' / '.join(missing)} file in the folder; it needs the three official files "
+            "(single_turn.jsonl, multi_turn.jsonl, unsolve.jsonl: names holding single, multi "
+            "and unsolv)",
+            file=folder,
+        )
+    several = {s: f for s, f in files.items() if len(f) > 1}
+    if several:
+        listed = "; ".join(f"{s}: {', '.join(p.name for p in f)}" for s, f in several.items())
+        raise InputError(f"several files of one subset ({listed}); keep one each", file=folder)
+    return [keyed_by_subset(t) for s in SUBSETS for t in load_tasks(files[s][0], s)]
+
+
 def load_tasks(path: Path, subset: Subset | None = None) -> list[TravelTask]:
-    """Rows of a JSON Lines file (or a JSON array); rows without a ``subset`` field get ``subset`` (default: the one the file name declares)."""
+    """Rows of a JSON Lines file (or a JSON array); rows without a ``subset`` field get
+    ``subset`` (default: the one the file name declares). A folder holds the three official
+    files (see :func:`load_folder`)."""
+    if path.is_dir():
+        return load_folder(path)
     file = str(path)
     try:
         text = path.read_text(encoding="utf-8")

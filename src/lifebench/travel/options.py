@@ -12,7 +12,7 @@ from lifebench.suites._options import RoleChoices, SuiteOptions
 if TYPE_CHECKING:
     from lifebench.suites._options import ModelRole, RunOptions
 
-SubsetChoice = Literal["auto", "single", "multi", "unsolvable"]
+SubsetChoice = Literal["auto", "all", "single", "multi", "unsolvable"]
 SandboxKind = Literal["auto", "offline", "cache", "simulate"]
 UnsolvedRule = Literal["first", "final", "exact"]
 
@@ -51,7 +51,9 @@ class TravelOptions(SuiteOptions):
 
     subset: SubsetChoice = Field(
         "auto",
-        description="Subset: auto (from each file's name or rows) | single | multi | unsolvable.",
+        description="Subset: auto (from each file's name or rows) | all (the three official "
+        "files of a --tasks folder, or every row of a file, in one run: unit ids keyed by "
+        "subset, the report gives the overall) | single | multi | unsolvable.",
     )
     sandbox: SandboxKind = Field(
         "auto",

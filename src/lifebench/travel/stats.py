@@ -9,21 +9,22 @@ from statistics import mean
 from lifebench.suites._tables import StatsTable
 from lifebench.travel.task import SUBSETS, TravelTask
 
-COLUMNS = [
-    "source",
-    "rows",
-    "single",
-    "multi",
-    "unsolvable",
-    "with coords",
-    "with nav dest",
-    "with nav info",
-    "query len",
-    "context len",
-    "profile len",
-    "avg tool calls",
-    "time range",
-]
+_FIGURES: tuple[tuple[str, str], ...] = (
+    ("rows", "rows"),
+    ("single", "single"),
+    ("multi", "multi"),
+    ("unsolvable", "unsolvable"),
+    ("with_coordinates", "with coordinates"),
+    ("with_destination", "with nav destination"),
+    ("with_navigation", "with nav info"),
+    ("query_length", "query length"),
+    ("context_length", "context length"),
+    ("profile_length", "profile length"),
+    ("avg_tool_calls", "avg tool calls"),
+    ("time_from", "first day"),
+    ("time_to", "last day"),
+)
+"""(key, label) of the figures of one set, in the table's order (one row each)."""
 
 
 def task_stats(tasks: Sequence[TravelTask], source: str) -> dict[str, object]:
@@ -52,41 +53,41 @@ def task_stats(tasks: Sequence[TravelTask], source: str) -> dict[str, object]:
     }
 
 
+def _names(sources: Sequence[str]) -> list[str]:
+    """Short column names: each source's file name without its extension, or the whole source
+    when two share one."""
+    short = [source.replace("\\", "/").rsplit("/", 1)[-1].split(".", 1)[0] for source in sources]
+    return [s if short.count(s) == 1 else full for s, full in zip(short, sources, strict=True)]
+
+
+def _cell(key: str, value: object) -> str:
+    if value is None:
+        return "-"
+    return str(value)[:10] if key.startswith("time_") else str(value)  # the day (in data: time)
+
+
 def stats_table(rows: Sequence[dict[str, object]]) -> StatsTable:
-    """The table of several sets."""
-    cells = [
-        [
-            str(r["source"]),
-            str(r["rows"]),
-            str(r["single"]),
-            str(r["multi"]),
-            str(r["unsolvable"]),
-            str(r["with_coordinates"]),
-            str(r["with_destination"]),
-            str(r["with_navigation"]),
-            str(r["query_length"]),
-            str(r["context_length"]),
-            "-" if r["profile_length"] is None else str(r["profile_length"]),
-            "-" if r["avg_tool_calls"] is None else str(r["avg_tool_calls"]),
-            f"{r['time_from']} … {r['time_to']}",
+    """The table of several sets: one column per set (named by its file), one row per figure
+    — subset mix, context blocks, sizes, the time span, then the intents and the unsolvable
+    reasons — so that the three official files fit 80 columns."""
+    figures = [[label, *(_cell(key, r[key]) for r in rows)] for key, label in _FIGURES]
+    for group, what in (("intents", "intents"), ("reasons", "unsolvable reasons")):
+        kinds: list[str] = []
+        for r in rows:
+            kinds += [n for n in dict(r[group]) if n not in kinds]  # type: ignore[call-overload]
+        if kinds:
+            figures.append([what, *("" for _ in rows)])
+        figures += [
+            [f"  {kind}", *(str(dict(r[group]).get(kind, 0)) for r in rows)]  # type: ignore[call-overload]
+            for kind in kinds
         ]
-        for r in rows
-    ]
-    notes = [
-        f"{r['source']}: intents "
-        + ", ".join(f"{k} {v}" for k, v in dict(r["intents"]).items())  # type: ignore[call-overload]
-        + (
-            ("; unsolvable reasons " + ", ".join(f"{k} {v}" for k, v in dict(r["reasons"]).items()))  # type: ignore[call-overload]
-            if r["reasons"]
-            else ""
-        )
-        for r in rows
-    ]
+    sources = [str(r["source"]) for r in rows]
+    names = _names(sources)
     return StatsTable(
         title="TravelBench task sets",
-        columns=COLUMNS,
-        left_columns=[0, 12],
-        rows=cells,
+        columns=["", *names],
+        left_columns=[0],
+        rows=figures,
         data=list(rows),
-        notes=notes,
+        notes=[f"{n}: {s}" for n, s in zip(names, sources, strict=True) if n != s],
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lifebench._util.text import Language
 from lifebench.errors import InputError
@@ -19,6 +19,9 @@ from lifebench.tools import ToolSet
 from lifebench.travel.options import TravelOptions
 from lifebench.travel.sandbox import Sandbox, SandboxConfig
 from lifebench.travel.task import TravelTask, effective_subset
+
+if TYPE_CHECKING:
+    from lifebench.metrics import OfficialComparison
 
 DOMAIN = "travel"
 DEFAULT_TIME = "2025-10-24 10:00"
@@ -58,6 +61,22 @@ class TravelSuite:
         if source is not None:
             return list(load_tasks(source))
         return list(load_bundled(language))
+
+    def load_run_tasks(self, source: Path | None, domain: str, options: RunOptions) -> list[Any]:
+        """The run's rows: a folder needs ``--subset all`` (its three official files in one
+        run); with ``--subset all`` every row's id is keyed by its subset."""
+        from lifebench.travel.loader import keyed_by_subset
+
+        subset = options.options_for(TravelOptions).subset
+        if source is not None and source.is_dir() and subset != "all":
+            raise InputError(
+                "--tasks is a folder: run its three official files together with --subset all, "
+                "or give one file",
+                file=str(source),
+                field="--subset",
+            )
+        tasks = self.load_tasks(source, domain, options.language, options.task_set)
+        return [keyed_by_subset(t) for t in tasks] if subset == "all" and source else tasks
 
     def lint(self, tasks: Sequence[Any]) -> Sequence[Finding]:
         """Data problems of the rows (``tasks validate``)."""
@@ -199,6 +218,28 @@ class TravelSuite:
         from lifebench.travel import grading
 
         return grading.report_metrics(records, config)
+
+    def report_tables(
+        self, metrics: Mapping[str, Any], config: Mapping[str, Any]
+    ) -> list[StatsTable]:
+        """Subset scores with the overall (raw, penalised, tool errors, grading failures), the
+        judge's dimensions per subset, and notes (unsolved accuracy, meta-judge, sandbox)."""
+        from lifebench.travel.grading.tables import report_tables
+
+        return report_tables(metrics)
+
+    def defines_success(self, config: Mapping[str, Any]) -> bool:
+        """No: a trajectory earns a 0–100 score (the unsolvable subset's right/wrong is
+        averaged into the same kind of number)."""
+        return False
+
+    def official_comparison(
+        self, records: Sequence[Any], config: Mapping[str, Any]
+    ) -> OfficialComparison:
+        """The official TravelBench numbers (subsets and overall) beside lifebench's."""
+        from lifebench.travel.grading.report import official_comparison
+
+        return official_comparison(records, config)
 
 
 def run_directory(options: RunOptions) -> Path:

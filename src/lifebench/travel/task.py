@@ -128,7 +128,10 @@ def effective_subset(task: TravelTask, options: RunOptions | TravelOptions | Non
     if options is None:
         return task.subset
     travel = options if isinstance(options, TravelOptions) else options.options_for(TravelOptions)
-    return task.subset if travel.subset == "auto" else travel.subset
+    chosen = travel.subset
+    if chosen == "auto" or chosen == "all":
+        return task.subset
+    return chosen
 
 
 def with_subset(task: TravelTask, options: RunOptions | TravelOptions | None) -> TravelTask:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lifebench._util.text import Language
 from lifebench.environment import Environment
@@ -47,6 +47,9 @@ from lifebench.vita.loader import (
 from lifebench.vita.options import VitaOptions
 from lifebench.vita.task import VitaTask
 from lifebench.vita.timefmt import parse_time
+
+if TYPE_CHECKING:
+    from lifebench.metrics import OfficialComparison
 
 
 def _task_clock(task: Any) -> datetime | None:
@@ -300,6 +303,15 @@ class VitaSuite:
     ) -> Mapping[str, Any]:
         """VitaBench reports only the core metrics."""
         return {}
+
+    def official_comparison(
+        self, records: Sequence[Any], config: Mapping[str, Any]
+    ) -> OfficialComparison:
+        """The official mean reward (the rubric judge's answers replayed officially) beside
+        lifebench's."""
+        from lifebench.vita.grading.official import official_comparison
+
+        return official_comparison(records, config)
 
     def reward_bases(self, options: RunOptions) -> list[str]:
         """Bases whose product is the reward: state, the judge's basis, or both."""

@@ -7,7 +7,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lifebench.evaluation import ShapeError, ask_json
-from lifebench.flow.evaluation.matching import Verdict, enum_values, gold_keys, match_value
+from lifebench.flow.evaluation.matching import (
+    Verdict,
+    enum_values,
+    gold_keys,
+    match_value,
+    normalize,
+)
 from lifebench.flow.evaluation.prompts import FUZZY_SYSTEM, fuzzy_prompt
 from lifebench.messages import Usage
 from lifebench.models import ChatModel, GenerateConfig
@@ -72,6 +78,7 @@ class ArgumentMatcher:
         self.docs = docs
         self._judge = judge
         self._memo: dict[tuple[str, str, str, str], bool] = {}
+        self._by_text: dict[tuple[str, str, str], bool] = {}
         self.usage = Usage.zero()
         self.asked = 0
         self.unsure = 0
@@ -90,7 +97,17 @@ class ArgumentMatcher:
             self.usage = self.usage + usage
             self.asked += 1
             self._memo[memo_key] = same
+            self._by_text[(key, normalize(str(gold)), normalize(str(pred)))] = same
         return self._memo[memo_key]
+
+    def verdict(self, tool: str, key: str, gold: Any, pred: Any) -> bool:
+        """lifebench's verdict on a pair of values without asking anyone: the rules, then the
+        judge's verdict if it was asked about the same texts (ignoring case and punctuation),
+        else no. Official mode answers the official fuzzy matcher's questions with it."""
+        verdict = match_value(gold, pred, self.docs.enum(tool, key))
+        if verdict is not Verdict.UNSURE:
+            return verdict is Verdict.MATCH
+        return self._by_text.get((key, normalize(str(gold)), normalize(str(pred))), False)
 
     async def call(
         self,

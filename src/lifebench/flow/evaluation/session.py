@@ -22,9 +22,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from lifebench.evaluation import BasisResult, CriterionVerdict, ShapeError, ask_json
+from lifebench.evaluation import BasisResult, CriterionVerdict, JudgeError, ShapeError, ask_json
+from lifebench.flow.agents.convert import react_text
 from lifebench.flow.evaluation.arguments import ArgumentMatcher, FuzzyJudge
 from lifebench.flow.evaluation.counts import PRF
+from lifebench.flow.evaluation.official import (
+    dialog_actions,
+    dialog_text,
+    official_session_calls,
+    official_session_content,
+)
 from lifebench.flow.evaluation.prompts import (
     COMPLETION_SYSTEM,
     FAILURE_CATEGORIES,
@@ -175,8 +182,17 @@ class SessionToolsEvaluator:
     async def evaluate(self, task: Any, simulation: Simulation) -> BasisResult:
         """Match the session's calls against the gold calls."""
         task = _check_task(task)
+        official = official_session_calls(  # no judge involved: known whatever happens next
+            "\n\n".join(c.action_text() for c in task.gold_calls),
+            dialog_actions(dialog_text(official_turns(simulation.messages))),
+        )
         matcher = ArgumentMatcher(tool_docs(task.tools, task.datetime), self._judge)
-        result = await match_calls(_gold(task), predicted_calls(simulation.messages), matcher)
+        try:
+            result = await match_calls(_gold(task), predicted_calls(simulation.messages), matcher)
+        except JudgeError as exc:
+            raise exc.with_info(
+                **session_meta(task, simulation), official=official.as_info()
+            ) from None
         counts = result.counts
         complete = counts.tp == counts.n_gold
         return BasisResult(
@@ -190,8 +206,23 @@ class SessionToolsEvaluator:
                 "calls": result.as_info(),
                 "judge_asked": matcher.asked,
                 "format_errors": format_errors(simulation.messages),
+                "official": official.as_info(),
             },
         )
+
+
+def official_turns(messages: Sequence[Message]) -> list[tuple[str, str]]:
+    """(role, content) of a session as the official loop records it: user lines, the agent's
+    ReAct text, API results as ``function`` messages."""
+    turns: list[tuple[str, str]] = []
+    for m in messages:
+        if isinstance(m, UserMessage):
+            turns.append(("user", m.content))
+        elif isinstance(m, AssistantMessage):
+            turns.append(("assistant", official_session_content(react_text(m))))
+        elif isinstance(m, ToolResultMessage):
+            turns.append(("function", m.content))
+    return turns
 
 
 def render_dialogue(messages: Sequence[Message]) -> str:

@@ -24,8 +24,10 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from lifebench.evaluation import BasisResult, CriterionVerdict
+from lifebench.flow.agents.convert import react_text
 from lifebench.flow.evaluation.arguments import ArgumentMatcher, FuzzyJudge, ToolDocs
 from lifebench.flow.evaluation.matching import gold_keys
+from lifebench.flow.evaluation.official import official_prediction, official_turn
 from lifebench.flow.evaluation.prediction import Prediction, normalize_node, prediction_of
 from lifebench.flow.tasks.models import TurnSample
 from lifebench.messages import AssistantMessage
@@ -188,6 +190,12 @@ class TurnEvaluator:
             )
         ]
         raw = (message.raw or {}) if message else {}
+        official = official_turn(
+            official_prediction(react_text(message)) if message else "",
+            thought.action,
+            thought.action_input,
+            lambda key, g, p: matcher.verdict(gold_action or pred.action or "", key, g, p),
+        )
         return BasisResult(
             basis=BASIS,
             reward=1.0 if score.correct else 0.0,
@@ -206,5 +214,6 @@ class TurnEvaluator:
                 "unsure_values": matcher.unsure,
                 "extra_calls": pred.extra_calls,
                 "notes": list(raw.get("notes", [])),
+                "official": official.as_info(),
             },
         )

@@ -18,8 +18,14 @@ from lifebench.flow.tasks.models import (
     SessionTask,
     split_official_prompt,
 )
-from lifebench.flow.tasks.resolve import history_node_ids, resolve
-from lifebench.flow.tasks.turns import META, message_data, parse_messages, parse_tools
+from lifebench.flow.tasks.resolve import NODE_ID, history_node_ids, resolve
+from lifebench.flow.tasks.turns import (
+    META,
+    message_data,
+    parse_messages,
+    parse_tools,
+    prompt_tool_names,
+)
 
 _ACTION = re.compile(r"Action\s*:\s*(?:functions\.)?([A-Za-z0-9_]+)", re.I)
 _ACTION_INPUT = re.compile(r"Action[ _]Input\s*:\s*", re.I)
@@ -146,11 +152,23 @@ def parse_session_line(
         scenarios = tuple(str(s) for s in meta.get("scenarios", []))
         setting = "cross" if meta.get("setting") == "cross" else "single"
     else:
-        resolved = resolve(
-            kb,
-            node_ids=history_node_ids(messages),
-            tool_names=[t.name for t in tools or []],
-        )
+        nodes = history_node_ids(messages)
+        names = [t.name for t in tools or []]
+        if tools is None and knowledge:  # no apis: the workflow in the prompt names the tools
+            names = prompt_tool_names(knowledge)
+            nodes += [n for n in NODE_ID.findall(knowledge) if n not in nodes]
+        resolved = resolve(kb, node_ids=nodes, tool_names=names)
+        if tools is None and kb is not None and not resolved.domain:
+            problems.add(
+                where,
+                "apis",
+                "missing (and no function_agent.functions_with_response), and the workflow of "
+                "the assistant prompt names no tool or node of the knowledge base, so the "
+                "domain and the tools are unknown; give the line its apis",
+            )
+            return None
+        if tools is None and kb is not None:
+            tools = [t for u in resolved.scenarios if kb.has(u) for t in kb.scenario(u).tools]
         domain, role, scenarios, setting = (
             resolved.domain,
             resolved.role,

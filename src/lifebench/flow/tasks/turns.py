@@ -18,7 +18,7 @@ from lifebench.flow.tasks.models import (
     TurnSample,
     split_official_prompt,
 )
-from lifebench.flow.tasks.resolve import Resolved, history_node_ids, resolve
+from lifebench.flow.tasks.resolve import NODE_ID, Resolved, history_node_ids, resolve
 
 META = "lifebench"
 """Key of our own additions in a line (ignored by the official tools)."""
@@ -195,11 +195,23 @@ def parse_turn_line(
     meta = _meta(data, where, problems)
     if len(problems.items) > before:
         return None
+    nodes = history_node_ids(history, [content or ""]) + _thought_nodes(thought)
+    names = [t.name for t in tools or []]
+    if tools is None and system:  # no apis: the workflow in the prompt names the tools
+        workflow = split_official_prompt(system)[1]
+        names = prompt_tool_names(workflow)
+        nodes += [n for n in NODE_ID.findall(workflow) if n not in nodes]
     resolved = _resolved_from_meta(meta, where, problems) or resolve(
-        kb,
-        node_ids=history_node_ids(history, [content or ""]) + _thought_nodes(thought),
-        tool_names=[t.name for t in tools or []],
+        kb, node_ids=nodes, tool_names=names
     )
+    if tools is None and kb is not None and not resolved.domain:
+        problems.add(
+            where,
+            "apis",
+            "missing, and the workflow in messages[0] names no tool or node of the knowledge "
+            "base, so the domain and the tools are unknown; give the line its apis",
+        )
+        return None
     when = str(meta.get("datetime", "")) or (split_official_prompt(system)[2] if system else "")
     session, k = split_turn_id(turn_id)
     lang = meta.get("language", language)
@@ -219,6 +231,18 @@ def parse_turn_line(
         gold=GoldTurn(thought=thought, response=str(response), content=content),
         source="generated" if meta else "official",
     )
+
+
+_API_LINE = re.compile(r"^API:\s*(\S+)\s*$", re.MULTILINE)
+
+
+def prompt_tool_names(workflow: str) -> list[str]:
+    """The tool names of the ``API: <name>`` blocks of a rendered workflow (in order)."""
+    names: list[str] = []
+    for name in _API_LINE.findall(workflow):
+        if name not in names:
+            names.append(name)
+    return names
 
 
 def _thought_nodes(thought: GoldThought) -> list[str]:

@@ -245,17 +245,25 @@ class TravelJudge:
             task, simulation, language, self._tools.get(language, []), self.judge_context
         )
         config = GenerateConfig(temperature=0.0, seed=simulation.seed)
-        answer = await ask_json(
-            self._model,
-            jp.JUDGE_SYSTEM[language],
-            jp.judge_prompt(dimensions, language, conversation),
-            _judge_check(dimensions),
-            config=config,
-            max_reasks=self.max_reasks,
-            parse=_xml_parser(dimensions),
-            answer_format="XML",
-            label="judge",
-        )
+        try:
+            answer = await ask_json(
+                self._model,
+                jp.JUDGE_SYSTEM[language],
+                jp.judge_prompt(dimensions, language, conversation),
+                _judge_check(dimensions),
+                config=config,
+                max_reasks=self.max_reasks,
+                parse=_xml_parser(dimensions),
+                answer_format="XML",
+                label="judge",
+            )
+        except JudgeError as exc:  # kept with the failed result: the official reading needs it
+            raise exc.with_info(
+                subset=subset,
+                judge_kind=JUDGE_KIND_LLM,
+                judge_replies=list(exc.replies),
+                meta_judge=self.meta_judge,
+            ) from None
         reply: JudgeReply = answer.value
         usage = answer.usage
         meta_info: dict[str, Any] = {"meta_judge": self.meta_judge}
@@ -276,7 +284,9 @@ class TravelJudge:
                 )
             except JudgeError as exc:  # official: the factor silently becomes 1; we record it
                 usage = usage + exc.usage
-                meta_info.update(meta_failed=True, meta_error=str(exc))
+                meta_info.update(
+                    meta_failed=True, meta_error=str(exc), meta_replies=list(exc.replies)
+                )
             else:
                 usage = usage + meta_answer.usage
                 meta = meta_answer.value.value
@@ -285,6 +295,7 @@ class TravelJudge:
                     meta_rating=meta_answer.value.rating,
                     meta_reasoning=meta_answer.value.reasoning,
                     meta_attempts=meta_answer.attempts,
+                    meta_replies=list(meta_answer.replies),
                 )
         score = score_instance(
             {d: reply.verdicts[d].value for d in dimensions},
@@ -301,6 +312,7 @@ class TravelJudge:
             info={
                 "judge_kind": JUDGE_KIND_LLM,
                 "attempts": answer.attempts,
+                "judge_replies": list(answer.replies),
                 "rating_text": {d: reply.verdicts[d].rating for d in dimensions},
                 "judge_context": self.judge_context,
                 "judge_language": language,

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from lifebench._util.text import Language
-from lifebench.evaluation import BasisResult, CriterionVerdict
+from lifebench.evaluation import BasisResult, CriterionVerdict, JudgeError
 from lifebench.evaluation._judge import ShapeError, ask_json, render_transcript
 from lifebench.evaluation._windows import sliding_windows
 from lifebench.messages import Usage
@@ -86,9 +86,22 @@ def _rubric_updates(keys: frozenset[str]) -> Any:
             raise ShapeError(
                 f"no known rubric_key in the answer (got {unknown[:3]}); use the keys of the rubrics"
             )
+        missing = sorted(keys - updates.keys(), key=_key_order)
+        if missing:  # an answer that skips rubrics is not "unmet": it is no answer for them
+            shown = ", ".join(missing[:8]) + (" …" if len(missing) > 8 else "")
+            raise ShapeError(
+                f"the answer does not address every rubric: {len(missing)} of {len(keys)} "
+                f"missing ({shown}); give one object for each rubric key, keeping the current "
+                "status of those this window does not change"
+            )
         return updates
 
     return check
+
+
+def _key_order(key: str) -> tuple[int, str]:
+    number = key.rpartition("_")[2]
+    return (int(number), key) if number.isdigit() else (1 << 30, key)
 
 
 def _verdict_object(with_memory: bool) -> Any:
@@ -161,12 +174,17 @@ class RubricJudge:
         """Judge ``simulation`` of ``task``."""
         rubrics = task_rubrics(task, self.dedup) if self.variant in ("sliding", "full") else []
         if self.variant in ("sliding", "full") and not rubrics:
+            criteria = task.evaluation_criteria
+            empty = criteria is None or not (criteria.expected_states or criteria.overall_rubrics)
             return BasisResult(
                 basis=self.basis,
                 reward=0.0,
                 score=0.0,
                 gradable=False,
                 note=NO_RUBRICS,
+                # officially 1.0 without criteria; with expected states but no rubric text the
+                # official judge divides by zero and the task is dropped
+                info={"variant": self.variant, "official": "score_1" if empty else "dropped"},
             )
         if not simulation.termination.is_normal:
             return BasisResult(
@@ -174,6 +192,7 @@ class RubricJudge:
                 reward=0.0,
                 score=0.0,
                 note=f"episode ended with {simulation.termination.value}; not judged",
+                info={"variant": self.variant, "gated": simulation.termination.value},
             )
         config = GenerateConfig(temperature=0.0, seed=simulation.seed)
         if rubrics:
@@ -220,23 +239,33 @@ class RubricJudge:
                 f"<{tag}>\n{body}\n</{tag}>\n<{rubric_tag}>\n"
                 f"{json.dumps(current, ensure_ascii=False, indent=1)}\n</{rubric_tag}>"
             )
-            answer = await ask_json(
-                self._model,
-                system,
-                prompt,
-                check,
-                config=config,
-                max_reasks=self.max_reasks,
-                label=f"window {k}/{len(windows)}",
-            )
+            span = [win.start, win.stop - 1] if len(win) else []
+            try:
+                answer = await ask_json(
+                    self._model,
+                    system,
+                    prompt,
+                    check,
+                    config=config,
+                    max_reasks=self.max_reasks,
+                    label=f"window {k}/{len(windows)}",
+                )
+            except JudgeError as exc:  # what was judged so far stays with the failed result
+                failed = {"window": k, "messages": span, "replies": list(exc.replies)}
+                raise exc.with_info(
+                    **self._info(task, len(windows)),
+                    windows=[*log, failed],
+                    rubric_keys=list(state),
+                ) from None
             usage = usage + answer.usage
             for key, (met, why) in answer.value.items():
                 state[key].update(met, why)
             log.append(
                 {
                     "window": k,
-                    "messages": [win.start, win.stop - 1] if len(win) else [],
+                    "messages": span,
                     "attempts": answer.attempts,
+                    "replies": list(answer.replies),
                 }
             )
         verdicts = [
@@ -250,14 +279,21 @@ class RubricJudge:
             score=met / len(verdicts),
             criteria=verdicts,
             usage=usage,
-            info={
-                "variant": self.variant,
-                "windows": log,
-                "window_size": self.window,
-                "overlap": self.overlap,
-                "dedup": self.dedup,
-            },
+            info={**self._info(task, len(windows)), "windows": log, "rubric_keys": list(state)},
         )
+
+    def _info(self, task: VitaTask, total: int) -> dict[str, Any]:
+        """What a rubric result records about its judging (the official reading replays the
+        stored answers over ``official_rubrics``, the number of rubrics the official exact
+        de-duplication would judge)."""
+        return {
+            "variant": self.variant,
+            "window_size": self.window,
+            "overlap": self.overlap,
+            "dedup": self.dedup,
+            "total_windows": total,
+            "official_rubrics": len(task_rubrics(task, "exact")),
+        }
 
     async def _verdict(
         self, task: VitaTask, simulation: Simulation, config: GenerateConfig
