@@ -800,3 +800,62 @@ def test_an_omitted_note_change_names_the_empty_note() -> None:
     assert grade(task, {"orders": {"O1": blank}}).criteria[0].evidence == (
         "note '' does not ask 'Ring twice'"
     )
+
+
+# ---- the address rule when an expected record's text and point disagree ----------------------
+
+DRIFTED = {**HOME, "latitude": 30.018}  # the user's address text, coordinates 2 km away
+
+
+def _expected_at(*locations: dict[str, Any]) -> list[dict[str, Any]]:
+    lines = [WANT_LINES, [("P6", 1, "")]]
+    return [
+        order(
+            f"T{i + 1}",
+            "S1",
+            lines[i],
+            note="No green onions" if i == 0 else "",
+            location=loc,
+            delivery_time="2025-06-01 12:00:00" if i == 0 else "",
+        )
+        for i, loc in enumerate(locations)
+    ] + [{**order("O1", "S1", [("P3", 1, "")], location=HOME), "status": "cancelled"}]
+
+
+def test_a_known_address_text_outweighs_the_records_drifted_point() -> None:
+    """Official J0717003: an expected order carries the user's address text with coordinates
+    2 km from that place; the text is authoritative (the tools put the known point on an order
+    made with those words), so a wrong address beside the drifted point fails."""
+    task = delivery_task(expected=_expected_at(DRIFTED))
+    beside_drift = {"address": "3 Lake Lane, Hangzhou", "longitude": 120.0, "latitude": 30.0185}
+    result = grade(task, final_state(task, _near(location=beside_drift)))
+    assert result.reward == 0.0 and failed(result)[0] == T1
+    assert "m away" in result.criteria[0].evidence
+    # the user's place itself passes, by its text or beside its known point in other words
+    assert grade(task, final_state(task, _near(location=HOME))).reward == 1.0
+    reworded = {**HOME, "address": "8 Elm Road Room 5, Hangzhou", "latitude": 30.001}
+    assert grade(task, final_state(task, _near(location=reworded))).reward == 1.0
+
+
+def test_a_record_point_near_its_own_known_place_is_kept() -> None:
+    """A point within the tolerance of the known place of its text stays the reference."""
+    near_home = {**HOME, "latitude": 30.002}  # ~220 m from the known point
+    task = delivery_task(expected=_expected_at(near_home))
+    east = {"address": "3 Lake Lane, Hangzhou", "longitude": 120.0, "latitude": 30.0045}
+    # ~280 m from the record's point, ~500 m from the known place: the record's point decides
+    assert grade(task, final_state(task, _near(location=east))).reward == 1.0
+
+
+def test_a_point_nearer_another_expected_orders_address_fails() -> None:
+    """Two expected orders 400 m apart: a point within 300 m of the first but nearer the
+    second is the second's address, not the first's."""
+    second = {"address": "1 Pier Road, Hangzhou", "longitude": 120.0, "latitude": 30.0036}
+    task = delivery_task(expected=_expected_at(HOME, second))
+    extra = order("OTSYN1-002", "S1", [("P6", 1, "")], location=second)
+    extra["delivery_time"], extra["dispatch_time"] = "2025-06-01 12:05:00", "2025-06-01 11:30:00"
+    between = {"address": "2 Quay Street, Hangzhou", "longitude": 120.0, "latitude": 30.0025}
+    result = grade(task, final_state(task, _near(location=between), extra))
+    assert result.reward == 0.0 and T1 in failed(result)
+    assert "from '1 Pier Road, Hangzhou'" in result.criteria[0].evidence
+    nearer_home = {**between, "latitude": 30.0012}
+    assert grade(task, final_state(task, _near(location=nearer_home), extra)).reward == 1.0

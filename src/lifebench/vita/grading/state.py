@@ -35,6 +35,7 @@ from lifebench.vita.domains._match import ADDRESS_THRESHOLD, address_score
 from lifebench.vita.grading.constraints import AROUND_MIN, FIELD_CLASSES, Stated, Target
 from lifebench.vita.grading.expected import (
     RequiredOrder,
+    expected_records,
     is_order_record,
     line_product,
     product_lines_of,
@@ -82,18 +83,73 @@ def _metres(a: Mapping[str, Any], b: Mapping[str, Any]) -> float | None:
         return None
 
 
-def same_address(got: Mapping[str, Any], want: Mapping[str, Any]) -> tuple[bool, str]:
+def _point(loc: Mapping[str, Any]) -> tuple[float, float] | None:
+    try:
+        return float(loc["longitude"]), float(loc["latitude"])
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def known_places(task: VitaTask) -> dict[str, list[tuple[float, float]]]:
+    """The points the task's own data gives each address text (normalised): the user's places,
+    the pre-existing orders' targets and the stores — the places the geocoder resolves."""
+    env = task.environment
+    found: list[Any] = list(env.get("location") or [])
+    for table in ("orders", "stores"):
+        rows = env.get(table)
+        found += [r.get("location") for r in (rows or {}).values() if isinstance(r, Mapping)]
+    out: dict[str, list[tuple[float, float]]] = {}
+    for place in found:
+        if isinstance(place, Mapping) and place.get("address"):
+            point = _point(place)
+            if point is not None:
+                out.setdefault(normalise(str(place["address"])), []).append(point)
+    return out
+
+
+def reference_location(
+    want: Mapping[str, Any], known: Mapping[str, Sequence[tuple[float, float]]]
+) -> Mapping[str, Any]:
+    """The location that stands for an expected one whose text and point may disagree.
+
+    The **text** is authoritative when a known place carries it (the rubrics state addresses in
+    words and the tools put that place's point on an order made with those words): when the
+    record's own point lies beyond :data:`ADDRESS_TOLERANCE_M` from every known point of its
+    text (official J0717003: the user's address with coordinates 2 km away), the known point
+    replaces it. A text no known place carries keeps the record's point."""
+    points = known.get(normalise(str(want.get("address") or "")), [])
+    own = _point(want)
+    if not points or (
+        own is not None and any(haversine_m(*own, *p) <= ADDRESS_TOLERANCE_M for p in points)
+    ):
+        return want
+    return {**want, "longitude": points[0][0], "latitude": points[0][1]}
+
+
+def same_address(
+    got: Mapping[str, Any],
+    want: Mapping[str, Any],
+    others: Sequence[Mapping[str, Any]] = (),
+) -> tuple[bool, str]:
     """Whether an order's location is the expected one, and a remark for evidence.
 
     Identical normalised address text always matches. Otherwise coordinates decide when both
     sides have them (two addresses in one district can read alike kilometres apart), within
-    :data:`ADDRESS_TOLERANCE_M`; without coordinates, the geocoder's address score decides.
+    :data:`ADDRESS_TOLERANCE_M` — and never a point nearer the location of another expected
+    order (``others``, at another address) than this one's; without coordinates, the
+    geocoder's address score decides. ``want`` is the :func:`reference_location`.
     """
     got_text, want_text = str(got.get("address") or ""), str(want.get("address") or "")
     if normalise(got_text) == normalise(want_text):
         return True, ""
     close = _metres(want, got)
     if close is not None:
+        for other in others:
+            if normalise(str(other.get("address") or "")) == normalise(want_text):
+                continue
+            nearer = _metres(other, got)
+            if nearer is not None and nearer < close:
+                return False, f" ({close:.0f} m away, {nearer:.0f} m from '{other.get('address')}')"
         return close <= ADDRESS_TOLERANCE_M, f" ({close:.0f} m away)"
     return address_score(got_text, want_text) >= ADDRESS_THRESHOLD, ""
 
@@ -236,6 +292,15 @@ class OrderMatcher:
     def __init__(self, task: VitaTask) -> None:
         self.task = task
         self.now = parse_time(task.environment.get("time"))
+        known = known_places(task)
+        self.locations = [
+            reference_location(loc, known)
+            for r in expected_records(task)
+            if r.get("order_type") == "delivery"
+            and isinstance(loc := r.get("location"), Mapping)
+            and loc.get("address")
+        ]
+        self.known = known
 
     def mismatch(self, req: RequiredOrder, order: Mapping[str, Any]) -> str | None:
         """Why ``order`` does not satisfy ``req`` (None when it does)."""
@@ -285,7 +350,8 @@ class OrderMatcher:
         if isinstance(want_loc, Mapping) and want_loc.get("address"):
             got_loc = order.get("location")
             got_loc = got_loc if isinstance(got_loc, Mapping) else {}
-            matched, where = same_address(got_loc, want_loc)
+            want_loc = reference_location(want_loc, self.known)
+            matched, where = same_address(got_loc, want_loc, self.locations)
             if not matched:
                 return f"address '{got_loc.get('address', '')}' ≠ '{want_loc['address']}'{where}"
         try:

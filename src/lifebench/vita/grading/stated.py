@@ -34,6 +34,7 @@ from lifebench.vita.grading.constraints import (
     actions,
     fold,
     parse_rubric,
+    to_clock,
 )
 from lifebench.vita.task import VitaTask
 from lifebench.vita.timefmt import parse_time
@@ -374,7 +375,8 @@ def attribute_all(
     pending: list[Stated] = []
     for rubric in rubrics(task):
         ids = _ids_in(rubric, all_ids)
-        for stated in parse_rubric(rubric, when, targets):
+        for parsed in parse_rubric(rubric, when, targets):
+            stated = to_clock(parsed, when)
             if stated.field == "note" and not notes:
                 continue
             pool = [c for c in candidates if stated.field == "note" or c.target == stated.target]
