@@ -382,3 +382,24 @@ def test_a_delivery_bound_far_after_the_clock_is_moved_to_the_clock() -> None:
         "The reservation time should be 2025-09-23 12:00", targets=frozenset({"appointment"})
     )
     assert to_clock(later, CLOCK) is later
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The reserved bar should be within 1km (inclusive) of the Garden Night Market",
+        "The reservation should be at Morning Glory Cafe",
+        "The delivery address should be Evening Star Plaza, Block 2",
+    ],
+)
+def test_a_period_word_inside_a_capitalised_name_states_no_time(text: str) -> None:
+    """Official 10826310: "Garden Night Market" is a place, not an evening window."""
+    assert [s for s in parse_rubric(text, CLOCK, ALL) if s.field in ("time", "date")] == []
+
+
+@pytest.mark.parametrize(
+    "text", ["The reservation time should be Tonight", "The reservation should be for tonight"]
+)
+def test_a_capitalised_period_word_alone_still_states_a_time(text: str) -> None:
+    stated = _one(text)
+    assert stated.window == _w("2025-06-04 18:00", "2025-06-04 23:59:59")

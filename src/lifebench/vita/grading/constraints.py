@@ -567,11 +567,26 @@ def _around(moment: datetime) -> Window:
     return Window(moment - span, moment + span)
 
 
+_NAME_WORD = re.compile(r"[A-Z][\w'’-]*")
+
+
+def _in_name(text: str, m: re.Match[str]) -> bool:
+    """Whether a period word is part of a capitalised name ("Garden Night Market", "Morning
+    Glory Café"): it is capitalised and so is the word after it or (not at the start of the
+    text) the word before it."""
+    if not m.group(0)[:1].isupper():
+        return False
+    after = _NAME_WORD.match(text[m.end() :].lstrip())
+    words_before = text[: m.start()].split()
+    before = bool(words_before) and _NAME_WORD.fullmatch(words_before[-1].strip(",.;:")) is not None
+    return after is not None or (before and len(words_before) > 1)
+
+
 def _period(
     text: str, clock: datetime, day: date | None = None
 ) -> tuple[Relation, Window, bool] | None:
     for pattern, lo, hi in _PERIODS:
-        if pattern.search(text):
+        if any(not _in_name(text, m) for m in pattern.finditer(text)):
             when = day
             if when is None:
                 when = clock.date()

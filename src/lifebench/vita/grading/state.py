@@ -32,7 +32,13 @@ from lifebench.evaluation import BasisResult, CriterionVerdict
 from lifebench.simulation import Simulation
 from lifebench.vita.domains._geo import haversine_m
 from lifebench.vita.domains._match import ADDRESS_THRESHOLD, address_score
-from lifebench.vita.grading.constraints import AROUND_MIN, FIELD_CLASSES, Stated, Target
+from lifebench.vita.grading.constraints import (
+    AROUND_MIN,
+    FIELD_CLASSES,
+    Stated,
+    Target,
+    to_clock,
+)
 from lifebench.vita.grading.expected import (
     RequiredOrder,
     expected_records,
@@ -51,6 +57,7 @@ from lifebench.vita.grading.options import (
     offered_attributes,
 )
 from lifebench.vita.grading.stated import Attribution, Candidate, attribute_all, record_names
+from lifebench.vita.grading.stated import clock as clock_of
 from lifebench.vita.grading.text import is_blank, normalise, same_text
 from lifebench.vita.grading.world import changed_fields
 from lifebench.vita.task import VitaTask
@@ -504,7 +511,9 @@ class OrderStateEvaluator:
                         f"note: '{_quote(s.rubric)}' asks a note on order {req.order_id} without "
                         "its wording, and the expected record has none"
                     )
-                stated.append(s)
+                # a delivery stated weeks after the clock on a record without a time of its
+                # own is a slip of the date (with one, the record says it is meant)
+                stated.append(s if _record_time(req.record) else to_clock(s, clock_of(task)))
             timed = any(s.field in ("time", "date") for s in stated) or _record_time(req.record)
             untimed_stated = any(s.field in ("time", "date") for s in attribution.unattributed)
             asap = (

@@ -34,7 +34,6 @@ from lifebench.vita.grading.constraints import (
     actions,
     fold,
     parse_rubric,
-    to_clock,
 )
 from lifebench.vita.task import VitaTask
 from lifebench.vita.timefmt import parse_time
@@ -375,8 +374,7 @@ def attribute_all(
     pending: list[Stated] = []
     for rubric in rubrics(task):
         ids = _ids_in(rubric, all_ids)
-        for parsed in parse_rubric(rubric, when, targets):
-            stated = to_clock(parsed, when)
+        for stated in parse_rubric(rubric, when, targets):
             if stated.field == "note" and not notes:
                 continue
             pool = [c for c in candidates if stated.field == "note" or c.target == stated.target]
