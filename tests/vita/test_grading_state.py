@@ -859,3 +859,18 @@ def test_a_point_nearer_another_expected_orders_address_fails() -> None:
     assert "from '1 Pier Road, Hangzhou'" in result.criteria[0].evidence
     nearer_home = {**between, "latitude": 30.0012}
     assert grade(task, final_state(task, _near(location=nearer_home), extra)).reward == 1.0
+
+
+def test_a_stored_wording_is_read_against_the_offered_options() -> None:
+    """An imported state may store the wording a model sent ("Mild") rather than the offered
+    option the tool resolves it to ("Mild Spicy"); the grader reads it as the tool does."""
+    from lifebench.vita.grading.state import order_units
+
+    task = delivery_task()
+    made = _near(products=order("x", "S1", [("P1", 1, "Mild"), *WANT_LINES[1:]])["products"])
+    assert grade(task, final_state(task, made)).reward == 1.0
+    (first, *_) = order_units(made, task)
+    (bare, *_) = order_units(made)
+    assert first[2] != bare[2]  # without the task the wording is its own key
+    wrong = _near(products=order("x", "S1", [("P1", 1, "Extra"), *WANT_LINES[1:]])["products"])
+    assert grade(task, final_state(task, wrong)).reward == 0.0

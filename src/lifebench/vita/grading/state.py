@@ -175,15 +175,21 @@ def line_rules(task: VitaTask, req: RequiredOrder) -> list[tuple[str, int, Attri
     ]
 
 
-def order_units(order: Mapping[str, Any]) -> list[GotLine]:
-    """(product, quantity, chosen attribute key) of every line of a final-state order."""
+def order_units(order: Mapping[str, Any], task: VitaTask | None = None) -> list[GotLine]:
+    """(product, quantity, chosen attribute key) of every line of a final-state order. With the
+    ``task``, a chosen wording is read against the product's offered options as the tool reads
+    it (an imported official state storing "Mild Spicy" for an offered "Mild Spicy (微辣)"
+    reads as that option)."""
     out: list[GotLine] = []
+    store = str(order.get("store_id") or "")
     for p in product_lines_of(order):
         try:
             qty = int(p.get("quantity") or 0)
         except (TypeError, ValueError):
             qty = 0
-        out.append((line_product(p), qty, chosen_key(p.get("attributes", ""))))
+        pid = line_product(p)
+        offered = offered_attributes(task, store, pid) if task is not None else []
+        out.append((pid, qty, chosen_key(p.get("attributes", ""), offered)))
     return out
 
 
@@ -323,7 +329,7 @@ class OrderMatcher:
             for pid, qty, rule in line_rules(self.task, req)
         ]
         if want:
-            why = lines_mismatch(want, order_units(order))
+            why = lines_mismatch(want, order_units(order, self.task))
             if why is not None:
                 return why
         if not status_satisfies(order.get("status"), req.status):
