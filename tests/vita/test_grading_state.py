@@ -874,3 +874,28 @@ def test_a_stored_wording_is_read_against_the_offered_options() -> None:
     assert first[2] != bare[2]  # without the task the wording is its own key
     wrong = _near(products=order("x", "S1", [("P1", 1, "Extra"), *WANT_LINES[1:]])["products"])
     assert grade(task, final_state(task, wrong)).reward == 0.0
+
+
+def test_a_subject_named_beside_a_store_elsewhere_takes_its_time() -> None:
+    """Official E0717001 / 晚饭订单: "the dinner order" is named with its store in another rubric;
+    its stated time is that order's (not undecided)."""
+    noodles = order("T1", "S1", [("P3", 1, "")], location=HOME, dispatch_time="")
+    rice = order("T2", "S2", [("P5", 1, "")], location=HOME, dispatch_time="")
+    rubrics = [
+        "The dinner order should select Store S1 as the merchant",
+        "The snack order should select Store S2 as the merchant",
+        "The estimated delivery time for dinner order should be around 2025-06-01 18:00:00",
+        "The estimated delivery time for snack order should be around 2025-06-01 21:00:00",
+    ]
+    task = delivery_task(expected=[noodles, rice], orders={}, rubrics=rubrics)
+    reqs, unchecked, _, _ = delivery_state_evaluator().prepare(task)
+    assert unchecked == []
+    by_id = {r.order_id: [str(s.window) for s in r.stated] for r in reqs}
+    assert by_id == {
+        "T1": ["[2025-06-01 17:30:00, 2025-06-01 18:30:00]"],
+        "T2": ["[2025-06-01 20:30:00, 2025-06-01 21:30:00]"],
+    }
+    # without the naming rubrics nothing tells them apart: undecided, never a guess
+    bare = delivery_task(expected=[noodles, rice], orders={}, rubrics=rubrics[2:])
+    _, unchecked, _, _ = delivery_state_evaluator().prepare(bare)
+    assert len(unchecked) == 2 and all("no single required record" in u for u in unchecked)

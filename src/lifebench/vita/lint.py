@@ -17,6 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from lifebench._util.hashing import canonical_json
+from lifebench.vita.domains._geo import delivery_minutes, haversine_m
 from lifebench.vita.domains._match import match_address
 from lifebench.vita.grading.constraints import Stated, to_clock
 from lifebench.vita.grading.expected import (
@@ -183,8 +184,17 @@ class _TaskLinter:
             return
         keys = ("delivery_time",) if s.target == "delivery" else ("reservation_time", "book_time")
         own = next((t for k in keys if (t := parse_time(record.get(k))) is not None), None)
+        dispatch = parse_time(record.get("dispatch_time"))
+        minutes = self.shipping_minutes(record)
+        if own is None and s.target == "delivery" and dispatch is not None and minutes is not None:
+            own = dispatch + timedelta(minutes=minutes)  # the arrival the tools would give
         if own is None or s.window.contains(own):
             return
+        now = parse_time(self.env.get("time"))
+        if s.target == "delivery" and minutes is not None and now is not None:
+            earliest = now + timedelta(minutes=minutes)
+            if s.window.end is not None and s.window.end < earliest:
+                return  # no arrival can meet it: the graders read "as soon as possible"
         low = s.window.start is None or own + tolerance >= s.window.start
         high = s.window.end is None or own - tolerance <= s.window.end
         overlap = low and high
@@ -457,6 +467,21 @@ class _TaskLinter:
             [*where, "location", "address"],
             "delivery address is not one of the addresses in environment.location",
         )
+
+    def shipping_minutes(self, record: Mapping[str, Any]) -> int | None:
+        """The rider's minutes from the record's store to its address (as the tools compute)."""
+        store = (self.table("stores") or {}).get(str(record.get("store_id")))
+        ends = [store.get("location") if isinstance(store, dict) else None, record.get("location")]
+        points = [
+            (lon, lat)
+            for e in ends
+            if isinstance(e, dict)
+            and (lon := _number(e.get("longitude"))) is not None
+            and (lat := _number(e.get("latitude"))) is not None
+        ]
+        if len(points) != 2:
+            return None
+        return delivery_minutes(haversine_m(*points[0], *points[1]))
 
     def known_places(self) -> list[tuple[str, float, float]]:
         """The places the delivery address tool resolves: the user's places, the pre-existing
