@@ -899,3 +899,22 @@ def test_a_subject_named_beside_a_store_elsewhere_takes_its_time() -> None:
     bare = delivery_task(expected=[noodles, rice], orders={}, rubrics=rubrics[2:])
     _, unchecked, _, _ = delivery_state_evaluator().prepare(bare)
     assert len(unchecked) == 2 and all("no single required record" in u for u in unchecked)
+
+
+def test_the_only_option_of_a_product_is_no_choice() -> None:
+    """Official 20715001: a cake offered only as "4-inch", the expected line asking nothing and
+    the rubric asking "a 4-6 inch cake": choosing it or nothing both pass; with two offered
+    options, an option nobody asked still fails (closed world)."""
+    expected = order("T1", "S1", [("P3", 1, "")], location=HOME, dispatch_time="")
+    task = delivery_task(expected=[expected], orders={})
+    dumplings = task.environment["stores"]["S1"]["products"][2]
+    dumplings["attributes"] = ["Steamed"]
+
+    def made(attribute: str) -> dict[str, Any]:
+        return _near(products=order("x", "S1", [("P3", 1, attribute)])["products"], note="")
+
+    assert grade(task, final_state(task, made(""), cancel=())).reward == 1.0
+    assert grade(task, final_state(task, made("Steamed"), cancel=())).reward == 1.0
+    dumplings["attributes"] = ["Steamed", "Fried"]
+    assert grade(task, final_state(task, made("Steamed"), cancel=())).reward == 0.0
+    assert grade(task, final_state(task, made(""), cancel=())).reward == 1.0

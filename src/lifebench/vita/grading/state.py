@@ -58,7 +58,7 @@ from lifebench.vita.grading.options import (
 )
 from lifebench.vita.grading.stated import Attribution, Candidate, attribute_all, record_names
 from lifebench.vita.grading.stated import clock as clock_of
-from lifebench.vita.grading.text import is_blank, normalise, same_text
+from lifebench.vita.grading.text import TextKey, is_blank, normalise, same_text
 from lifebench.vita.grading.world import changed_fields
 from lifebench.vita.task import VitaTask
 from lifebench.vita.timefmt import format_time, parse_time
@@ -193,6 +193,25 @@ def order_units(order: Mapping[str, Any], task: VitaTask | None = None) -> list[
     return out
 
 
+def only_option_as_none(
+    task: VitaTask, order: Mapping[str, Any], rules: Sequence[tuple[str, int, AttributeRule]]
+) -> list[GotLine]:
+    """The order's units, where a product that offers exactly **one** option and whose expected
+    line asks none counts that option as none: choosing the only option is no choice (official
+    20715001: a cake offered only as "4-inch", the rubric asking "a 4-6 inch cake", the expected
+    line asking nothing)."""
+    store = str(order.get("store_id") or "")
+    only: dict[str, TextKey] = {}
+    for pid, _, rule in rules:
+        offered = offered_attributes(task, store, pid)
+        if rule.how == "none" and len(offered) == 1:
+            only[pid] = chosen_key(offered[0])
+    return [
+        (pid, qty, () if only.get(pid) == key else key)
+        for pid, qty, key in order_units(order, task)
+    ]
+
+
 _FIELDS = frozenset(FIELD_CLASSES)
 
 
@@ -324,12 +343,12 @@ class OrderMatcher:
             return f"store {order.get('store_id')} ≠ {req.store_id}"
         # a line that asks no attribute takes none (closed world: an option nobody asked is
         # as unrequested as a note); one the grader cannot map takes any (and is unchecked)
+        rules = line_rules(self.task, req)
         want: list[WantLine] = [
-            (pid, qty, () if rule.how == "none" else rule.key)
-            for pid, qty, rule in line_rules(self.task, req)
+            (pid, qty, () if rule.how == "none" else rule.key) for pid, qty, rule in rules
         ]
         if want:
-            why = lines_mismatch(want, order_units(order, self.task))
+            why = lines_mismatch(want, only_option_as_none(self.task, order, rules))
             if why is not None:
                 return why
         if not status_satisfies(order.get("status"), req.status):
@@ -373,7 +392,20 @@ class OrderMatcher:
             shipping = 0.0
         wants = [(k, r.get(k)) for k in ("delivery_time", "dispatch_time")]
         if asap and self.now is not None:
-            wants = [("dispatch_time", format_time(self.now))]
+            # Nothing states a time: any dispatch from the clock to the end of its day (an
+            # agent may schedule "for dinner" when the instructions imply it; official
+            # 40711003, 80715001) — never another day.
+            got = parse_time(order.get("dispatch_time"))
+            last = max(
+                datetime.combine(self.now.date(), datetime.max.time()),
+                self.now + timedelta(minutes=TIME_TOLERANCE_MIN),
+            )
+            if got is None or not (self.now - timedelta(minutes=TIME_TOLERANCE_MIN) <= got <= last):
+                return (
+                    f"dispatch_time {order.get('dispatch_time') or '(none)'} not between the "
+                    f"clock {format_time(self.now)} and the end of its day (no time is stated)"
+                )
+            wants = []
         for key, want in wants:
             if want and str(want).strip():
                 earliest = self.now
