@@ -261,15 +261,18 @@ def test_a_past_dispatch_time_means_now_without_shipping() -> None:
     assert grade(task, {"orders": {"OT1": made}}).reward == 1.0
 
 
-def test_a_blank_expected_time_means_as_soon_as_possible() -> None:
+def test_a_blank_expected_time_means_from_the_clock_to_the_end_of_its_day() -> None:
     want = order("T1", "S1", [("P3", 1, "")], location=HOME, delivery_time="  ", dispatch_time="")
     task = delivery_task(expected=[want], orders={})
-    now = order("OT1", "S1", [("P3", 1, "")], location=HOME, dispatch_time="2025-06-01 11:20:00")
-    assert grade(task, {"orders": {"OT1": now}}).reward == 1.0
-    later = order("OT1", "S1", [("P3", 1, "")], location=HOME, dispatch_time="2025-06-01 18:00:00")
-    assert "not within 30 min of 2025-06-01 11:00:00" in failed_evidence(
-        grade(task, {"orders": {"OT1": later}})
-    )
+
+    def at(dispatch: str) -> dict[str, Any]:
+        made = order("OT1", "S1", [("P3", 1, "")], location=HOME, dispatch_time=dispatch)
+        return {"orders": {"OT1": made}}
+
+    for fine in ("2025-06-01 10:30:00", "2025-06-01 11:20:00", "2025-06-01 23:59:59"):
+        assert grade(task, at(fine)).reward == 1.0, fine
+    for wrong in ("2025-06-01 10:29:59", "2025-06-02 00:00:00", ""):
+        assert "end of its day" in failed_evidence(grade(task, at(wrong))), wrong
 
 
 def test_an_arrival_that_is_not_dispatch_plus_shipping_fails() -> None:
