@@ -140,6 +140,8 @@ def _mutated_lines(
                 ]
                 if not choices:
                     continue  # a product without options: nothing else a tool would store
+                if not str(value).strip() and len(offered or []) == 1:
+                    continue  # a product's only option is no choice (docs/evaluation.md)
                 new = choices[0]
             else:
                 continue

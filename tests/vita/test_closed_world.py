@@ -48,6 +48,7 @@ from lifebench.evaluation import BasisResult, combine
 from lifebench.vita.certify import certify_task
 from lifebench.vita.loader import load_bundled_tasks
 from lifebench.vita.task import VitaTask
+from lifebench.vita.timefmt import format_time, parse_time
 
 LANGS: tuple[Lang, ...] = ("en", "zh")
 
@@ -208,17 +209,30 @@ def test_a_delivery_day_stated_only_in_the_rubrics_is_checked(lang: Lang) -> Non
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_untimed_and_unstated_means_as_soon_as_possible(lang: Lang) -> None:
+def test_untimed_and_unstated_means_from_the_clock_to_the_end_of_its_day(lang: Lang) -> None:
+    """No time stated anywhere: an agent may schedule later the same day (instructions may
+    imply dinner: official 40711003), never another day nor before the clock."""
     env = delivery_env(lang)
     t = task(env, [delivery_order("T1", "S2", [("P4", 1, "")], status="unpaid")])
     state = oracle_state(t, "delivery")
     assert _accepted(grade_state(t, "delivery", state))
-    later = copy.deepcopy(state)
-    for oid, o in later["orders"].items():
-        if oid not in env["orders"]:
-            o["dispatch_time"] = "2025-06-04 15:00:00"
-            o["delivery_time"] = "2025-06-04 15:40:00"
-    assert "not within 30 min" in " ".join(_failed(grade_state(t, "delivery", later)).values())
+
+    def at(dispatch: str, arrival: str = "") -> dict[str, Any]:
+        moved = copy.deepcopy(state)
+        for oid, o in moved["orders"].items():
+            if oid not in env["orders"]:
+                shipped = parse_time(dispatch) + timedelta(minutes=o["shipping_time"])
+                o["dispatch_time"], o["delivery_time"] = dispatch, format_time(shipped)
+        return moved
+
+    assert _accepted(grade_state(t, "delivery", at("2025-06-04 18:00:00", "2025-06-04 18:40:00")))
+    assert _accepted(grade_state(t, "delivery", at("2025-06-04 23:59:00", "2025-06-05 00:39:00")))
+    for dispatch, arrival in [
+        ("2025-06-05 11:00:00", "2025-06-05 11:40:00"),  # the next day
+        ("2025-06-04 10:00:00", "2025-06-04 10:40:00"),  # an hour before the clock
+    ]:
+        failed = " ".join(_failed(grade_state(t, "delivery", at(dispatch, arrival))).values())
+        assert "end of its day" in failed, dispatch
 
 
 # ---- class 2: attributes the grader cannot map -----------------------------------------------------

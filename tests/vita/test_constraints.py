@@ -8,11 +8,13 @@ from datetime import datetime
 import pytest
 
 from lifebench.vita.grading.constraints import (
+    FAR_DAYS,
     Stated,
     Window,
     actions,
     fold,
     parse_rubric,
+    to_clock,
     zh_number,
 )
 
@@ -359,3 +361,45 @@ def test_numbers_and_folding() -> None:
     assert _w(None, "2025-06-04 12:30").days() == set()
     assert _w("2025-06-04 12:00", None).contains(CLOCK.replace(year=2030))
     assert not _w("2025-06-04 12:00", None).contains(CLOCK.replace(minute=59))
+
+
+def test_a_delivery_bound_far_after_the_clock_is_moved_to_the_clock() -> None:
+    """Official D0716001: "before 2025-05-23 12:15" on a 2025-02-08 clock, whose instructions
+    say "before the session starts" today; deliveries are same-day services."""
+    far = _one(
+        "The estimated delivery time for the beverage order should be before 2025-09-23 12:15"
+    )
+    stated = to_clock(far, CLOCK)
+    assert stated.window == _w(None, "2025-06-04 12:15") and stated.moved_days == -111
+    assert far.window == _w(None, "2025-09-23 12:15")  # the parser reads what is written
+    early = to_clock(_one("The delivery time should be around 2025-09-23 09:00:00"), CLOCK)
+    assert early.window == _w("2025-06-05 08:30", "2025-06-05 09:30")  # 9:00 is past today
+    # within the limit nothing moves (seven days after the clock, exactly)
+    week = _one("The delivery time should be before 2025-06-11 11:00:00")
+    assert to_clock(week, CLOCK) is week and FAR_DAYS == 7
+    # appointments are not moved (a booking weeks ahead is ordinary)
+    later = _one(
+        "The reservation time should be 2025-09-23 12:00", targets=frozenset({"appointment"})
+    )
+    assert to_clock(later, CLOCK) is later
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The reserved bar should be within 1km (inclusive) of the Garden Night Market",
+        "The reservation should be at Morning Glory Cafe",
+        "The delivery address should be Evening Star Plaza, Block 2",
+    ],
+)
+def test_a_period_word_inside_a_capitalised_name_states_no_time(text: str) -> None:
+    """Official 10826310: "Garden Night Market" is a place, not an evening window."""
+    assert [s for s in parse_rubric(text, CLOCK, ALL) if s.field in ("time", "date")] == []
+
+
+@pytest.mark.parametrize(
+    "text", ["The reservation time should be Tonight", "The reservation should be for tonight"]
+)
+def test_a_capitalised_period_word_alone_still_states_a_time(text: str) -> None:
+    stated = _one(text)
+    assert stated.window == _w("2025-06-04 18:00", "2025-06-04 23:59:59")

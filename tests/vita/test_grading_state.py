@@ -261,15 +261,18 @@ def test_a_past_dispatch_time_means_now_without_shipping() -> None:
     assert grade(task, {"orders": {"OT1": made}}).reward == 1.0
 
 
-def test_a_blank_expected_time_means_as_soon_as_possible() -> None:
+def test_a_blank_expected_time_means_from_the_clock_to_the_end_of_its_day() -> None:
     want = order("T1", "S1", [("P3", 1, "")], location=HOME, delivery_time="  ", dispatch_time="")
     task = delivery_task(expected=[want], orders={})
-    now = order("OT1", "S1", [("P3", 1, "")], location=HOME, dispatch_time="2025-06-01 11:20:00")
-    assert grade(task, {"orders": {"OT1": now}}).reward == 1.0
-    later = order("OT1", "S1", [("P3", 1, "")], location=HOME, dispatch_time="2025-06-01 18:00:00")
-    assert "not within 30 min of 2025-06-01 11:00:00" in failed_evidence(
-        grade(task, {"orders": {"OT1": later}})
-    )
+
+    def at(dispatch: str) -> dict[str, Any]:
+        made = order("OT1", "S1", [("P3", 1, "")], location=HOME, dispatch_time=dispatch)
+        return {"orders": {"OT1": made}}
+
+    for fine in ("2025-06-01 10:30:00", "2025-06-01 11:20:00", "2025-06-01 23:59:59"):
+        assert grade(task, at(fine)).reward == 1.0, fine
+    for wrong in ("2025-06-01 10:29:59", "2025-06-02 00:00:00", ""):
+        assert "end of its day" in failed_evidence(grade(task, at(wrong))), wrong
 
 
 def test_an_arrival_that_is_not_dispatch_plus_shipping_fails() -> None:
@@ -800,3 +803,121 @@ def test_an_omitted_note_change_names_the_empty_note() -> None:
     assert grade(task, {"orders": {"O1": blank}}).criteria[0].evidence == (
         "note '' does not ask 'Ring twice'"
     )
+
+
+# ---- the address rule when an expected record's text and point disagree ----------------------
+
+DRIFTED = {**HOME, "latitude": 30.018}  # the user's address text, coordinates 2 km away
+
+
+def _expected_at(*locations: dict[str, Any]) -> list[dict[str, Any]]:
+    lines = [WANT_LINES, [("P6", 1, "")]]
+    return [
+        order(
+            f"T{i + 1}",
+            "S1",
+            lines[i],
+            note="No green onions" if i == 0 else "",
+            location=loc,
+            delivery_time="2025-06-01 12:00:00" if i == 0 else "",
+        )
+        for i, loc in enumerate(locations)
+    ] + [{**order("O1", "S1", [("P3", 1, "")], location=HOME), "status": "cancelled"}]
+
+
+def test_a_known_address_text_outweighs_the_records_drifted_point() -> None:
+    """Official J0717003: an expected order carries the user's address text with coordinates
+    2 km from that place; the text is authoritative (the tools put the known point on an order
+    made with those words), so a wrong address beside the drifted point fails."""
+    task = delivery_task(expected=_expected_at(DRIFTED))
+    beside_drift = {"address": "3 Lake Lane, Hangzhou", "longitude": 120.0, "latitude": 30.0185}
+    result = grade(task, final_state(task, _near(location=beside_drift)))
+    assert result.reward == 0.0 and failed(result)[0] == T1
+    assert "m away" in result.criteria[0].evidence
+    # the user's place itself passes, by its text or beside its known point in other words
+    assert grade(task, final_state(task, _near(location=HOME))).reward == 1.0
+    reworded = {**HOME, "address": "8 Elm Road Room 5, Hangzhou", "latitude": 30.001}
+    assert grade(task, final_state(task, _near(location=reworded))).reward == 1.0
+
+
+def test_a_record_point_near_its_own_known_place_is_kept() -> None:
+    """A point within the tolerance of the known place of its text stays the reference."""
+    near_home = {**HOME, "latitude": 30.002}  # ~220 m from the known point
+    task = delivery_task(expected=_expected_at(near_home))
+    east = {"address": "3 Lake Lane, Hangzhou", "longitude": 120.0, "latitude": 30.0045}
+    # ~280 m from the record's point, ~500 m from the known place: the record's point decides
+    assert grade(task, final_state(task, _near(location=east))).reward == 1.0
+
+
+def test_a_point_nearer_another_expected_orders_address_fails() -> None:
+    """Two expected orders 400 m apart: a point within 300 m of the first but nearer the
+    second is the second's address, not the first's."""
+    second = {"address": "1 Pier Road, Hangzhou", "longitude": 120.0, "latitude": 30.0036}
+    task = delivery_task(expected=_expected_at(HOME, second))
+    extra = order("OTSYN1-002", "S1", [("P6", 1, "")], location=second)
+    extra["delivery_time"], extra["dispatch_time"] = "2025-06-01 12:05:00", "2025-06-01 11:30:00"
+    between = {"address": "2 Quay Street, Hangzhou", "longitude": 120.0, "latitude": 30.0025}
+    result = grade(task, final_state(task, _near(location=between), extra))
+    assert result.reward == 0.0 and T1 in failed(result)
+    assert "from '1 Pier Road, Hangzhou'" in result.criteria[0].evidence
+    nearer_home = {**between, "latitude": 30.0012}
+    assert grade(task, final_state(task, _near(location=nearer_home), extra)).reward == 1.0
+
+
+def test_a_stored_wording_is_read_against_the_offered_options() -> None:
+    """An imported state may store the wording a model sent ("Mild") rather than the offered
+    option the tool resolves it to ("Mild Spicy"); the grader reads it as the tool does."""
+    from lifebench.vita.grading.state import order_units
+
+    task = delivery_task()
+    made = _near(products=order("x", "S1", [("P1", 1, "Mild"), *WANT_LINES[1:]])["products"])
+    assert grade(task, final_state(task, made)).reward == 1.0
+    (first, *_) = order_units(made, task)
+    (bare, *_) = order_units(made)
+    assert first[2] != bare[2]  # without the task the wording is its own key
+    wrong = _near(products=order("x", "S1", [("P1", 1, "Extra"), *WANT_LINES[1:]])["products"])
+    assert grade(task, final_state(task, wrong)).reward == 0.0
+
+
+def test_a_subject_named_beside_a_store_elsewhere_takes_its_time() -> None:
+    """Official E0717001 / 晚饭订单: "the dinner order" is named with its store in another rubric;
+    its stated time is that order's (not undecided)."""
+    noodles = order("T1", "S1", [("P3", 1, "")], location=HOME, dispatch_time="")
+    rice = order("T2", "S2", [("P5", 1, "")], location=HOME, dispatch_time="")
+    rubrics = [
+        "The dinner order should select Store S1 as the merchant",
+        "The snack order should select Store S2 as the merchant",
+        "The estimated delivery time for dinner order should be around 2025-06-01 18:00:00",
+        "The estimated delivery time for snack order should be around 2025-06-01 21:00:00",
+    ]
+    task = delivery_task(expected=[noodles, rice], orders={}, rubrics=rubrics)
+    reqs, unchecked, _, _ = delivery_state_evaluator().prepare(task)
+    assert unchecked == []
+    by_id = {r.order_id: [str(s.window) for s in r.stated] for r in reqs}
+    assert by_id == {
+        "T1": ["[2025-06-01 17:30:00, 2025-06-01 18:30:00]"],
+        "T2": ["[2025-06-01 20:30:00, 2025-06-01 21:30:00]"],
+    }
+    # without the naming rubrics nothing tells them apart: undecided, never a guess
+    bare = delivery_task(expected=[noodles, rice], orders={}, rubrics=rubrics[2:])
+    _, unchecked, _, _ = delivery_state_evaluator().prepare(bare)
+    assert len(unchecked) == 2 and all("no single required record" in u for u in unchecked)
+
+
+def test_the_only_option_of_a_product_is_no_choice() -> None:
+    """Official 20715001: a cake offered only as "4-inch", the expected line asking nothing and
+    the rubric asking "a 4-6 inch cake": choosing it or nothing both pass; with two offered
+    options, an option nobody asked still fails (closed world)."""
+    expected = order("T1", "S1", [("P3", 1, "")], location=HOME, dispatch_time="")
+    task = delivery_task(expected=[expected], orders={})
+    dumplings = task.environment["stores"]["S1"]["products"][2]
+    dumplings["attributes"] = ["Steamed"]
+
+    def made(attribute: str) -> dict[str, Any]:
+        return _near(products=order("x", "S1", [("P3", 1, attribute)])["products"], note="")
+
+    assert grade(task, final_state(task, made(""), cancel=())).reward == 1.0
+    assert grade(task, final_state(task, made("Steamed"), cancel=())).reward == 1.0
+    dumplings["attributes"] = ["Steamed", "Fried"]
+    assert grade(task, final_state(task, made("Steamed"), cancel=())).reward == 0.0
+    assert grade(task, final_state(task, made(""), cancel=())).reward == 1.0

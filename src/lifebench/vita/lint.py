@@ -10,13 +10,16 @@ mistranslated attribute names, ...). The official delivery data has a handful of
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
-from datetime import datetime
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from lifebench._util.hashing import canonical_json
+from lifebench.vita.domains._geo import delivery_minutes, haversine_m
+from lifebench.vita.domains._match import match_address
+from lifebench.vita.grading.constraints import Stated, to_clock
 from lifebench.vita.grading.expected import (
     attributed_store,
     is_order_record,
@@ -24,6 +27,7 @@ from lifebench.vita.grading.expected import (
     status_class,
 )
 from lifebench.vita.grading.options import attribute_rule, product_options
+from lifebench.vita.grading.stated import clock
 from lifebench.vita.loader import (
     ORDER_TYPE_TABLES,
     STORE_TABLES,
@@ -31,6 +35,7 @@ from lifebench.vita.loader import (
     format_path,
 )
 from lifebench.vita.task import VitaTask
+from lifebench.vita.timefmt import format_time, parse_time
 
 __all__ = ["LintIssue", "Severity", "lint_task", "lint_tasks"]
 
@@ -112,27 +117,98 @@ class _TaskLinter:
         self.check_tables()
         self.check_preexisting_orders()
         self.check_criteria()
-        self.check_oracle()
+        self.check_stated()
         return self.issues
 
-    # ---- can the expected state be reached? -------------------------------------------------
+    # ---- do the rubrics agree with the expected records? ------------------------------------
 
-    def check_oracle(self) -> None:
-        """Replay the oracle's plan through the tools and the state grader (errors if it fails).
+    def check_stated(self) -> None:
+        """Constraints the rubrics state, read and attributed as the state graders do, against
+        the expected records they are about.
 
-        The oracle reads the expected state exactly as the grader does, so a refused call or an
-        unmet criterion means no agent can reach a state the grader accepts.
+        A stated time no arrival or appointment within the time tolerance of the record's own
+        can meet, or a stated party size other than the record's, is an **error**: no final
+        state meets both, so the task contradicts its own data. A stated time outside the
+        record's but within the tolerance of it is a **warning**, and so is a delivery time
+        stated weeks after the clock (the graders move it to the clock's day).
         """
         if self.task.evaluation_criteria is None:
             return
-        from lifebench.vita.agents.replay import oracle_problems  # heavy: tools and grading
+        # heavy: the graders and their parsers
+        from lifebench.vita.grading.instore import instore_state_evaluator
+        from lifebench.vita.grading.ota import ota_state_evaluator
+        from lifebench.vita.grading.state import TIME_TOLERANCE_MIN, delivery_state_evaluator
 
-        for problem in oracle_problems(self.task):
+        tolerance = timedelta(minutes=TIME_TOLERANCE_MIN)
+        seen: set[tuple[str, str]] = set()
+        for evaluator in (
+            delivery_state_evaluator(),
+            instore_state_evaluator(),
+            ota_state_evaluator(),
+        ):
+            reqs = evaluator.required(self.task)
+            attribution = evaluator.attribution(self.task, reqs)
+            for cand in evaluator.candidates(self.task, reqs):
+                name = next(iter(cand.ids), "?")
+                for s in attribution.of(cand.key):
+                    if (s.rubric, name) in seen:
+                        continue
+                    seen.add((s.rubric, name))
+                    self.compare_stated(s, cand.record, name, tolerance)
+
+    def compare_stated(
+        self, s: Stated, record: Mapping[str, Any], name: str, tolerance: timedelta
+    ) -> None:
+        path: list[str | int] = ["evaluation_criteria", "expected_states"]
+        timed = any(str(record.get(k) or "").strip() for k in ("delivery_time", "dispatch_time"))
+        moved = to_clock(s, clock(self.task))
+        if moved.moved_days and not timed:
             self.add(
-                "error",
-                ["evaluation_criteria", "expected_states"],
-                f"the expected state cannot be reached: {problem}",
+                "warning",
+                path,
+                f"rubric '{s.rubric}' states a delivery time {-moved.moved_days} days after the "
+                f"task clock {self.env.get('time')}, for a record without a time of its own; "
+                f"graded as {moved.window} (a slip of the date)",
             )
+        if s.field == "party_size":
+            count = record.get("customer_count")
+            if isinstance(count, int) and count != s.count:
+                self.add(
+                    "error",
+                    path,
+                    f"rubric '{s.rubric}' states {s.count} people, but the expected record "
+                    f"{name} has customer_count {count}: no final state meets both (data error)",
+                )
+            return
+        if s.field not in ("time", "date") or s.window is None:
+            return
+        keys = ("delivery_time",) if s.target == "delivery" else ("reservation_time", "book_time")
+        own = next((t for k in keys if (t := parse_time(record.get(k))) is not None), None)
+        dispatch = parse_time(record.get("dispatch_time"))
+        minutes = self.shipping_minutes(record)
+        if own is None and s.target == "delivery" and dispatch is not None and minutes is not None:
+            own = dispatch + timedelta(minutes=minutes)  # the arrival the tools would give
+        if own is None or s.window.contains(own):
+            return
+        now = parse_time(self.env.get("time"))
+        if s.target == "delivery" and minutes is not None and now is not None:
+            earliest = now + timedelta(minutes=minutes)
+            if s.window.end is not None and s.window.end < earliest:
+                return  # no arrival can meet it: the graders read "as soon as possible"
+        low = s.window.start is None or own + tolerance >= s.window.start
+        high = s.window.end is None or own - tolerance <= s.window.end
+        overlap = low and high
+        self.add(
+            "warning" if overlap else "error",
+            path,
+            f"rubric '{s.rubric}' states {s.window}, but the expected record {name} has "
+            f"{format_time(own)}"
+            + (
+                " (within the time tolerance of the window)"
+                if overlap
+                else ": no final state meets both (data error)"
+            ),
+        )
 
     # ---- environment ----------------------------------------------------------------------
 
@@ -211,6 +287,15 @@ class _TaskLinter:
                 "warning",
                 ["evaluation_criteria", "expected_states"],
                 "no expected states: nothing for the state check to compare",
+            )
+        if criteria.expected_states and not any(
+            s.required_orders for s in criteria.expected_states
+        ):
+            self.add(
+                "error",
+                ["evaluation_criteria", "expected_states"],
+                "no required record in any expected state: the state grader has nothing to "
+                "check (the task is ungradable on the state basis)",
             )
         has_state_rubrics = False
         for i, state in enumerate(criteria.expected_states):
@@ -360,12 +445,59 @@ class _TaskLinter:
         address = location.get("address")
         known = self.env.get("location")
         addresses = [entry.get("address") for entry in known or [] if isinstance(entry, dict)]
-        if address not in addresses:
+        if address in addresses:
+            return
+        places = self.known_places()
+        if (
+            isinstance(address, str)
+            and address.strip()
+            and order.get("order_id") not in (self.table("orders") or {})
+            and match_address(address, places).index is None
+        ):
             self.add(
-                "warning",
+                "error",
                 [*where, "location", "address"],
-                "delivery address is not one of the addresses in environment.location",
+                f"delivery address {address!r} is no place the task knows (the user's places, "
+                "its stores, earlier orders): the address tool cannot resolve it, so no agent "
+                "can deliver there (data error)",
             )
+            return
+        self.add(
+            "warning",
+            [*where, "location", "address"],
+            "delivery address is not one of the addresses in environment.location",
+        )
+
+    def shipping_minutes(self, record: Mapping[str, Any]) -> int | None:
+        """The rider's minutes from the record's store to its address (as the tools compute)."""
+        store = (self.table("stores") or {}).get(str(record.get("store_id")))
+        ends = [store.get("location") if isinstance(store, dict) else None, record.get("location")]
+        points = [
+            (lon, lat)
+            for e in ends
+            if isinstance(e, dict)
+            and (lon := _number(e.get("longitude"))) is not None
+            and (lat := _number(e.get("latitude"))) is not None
+        ]
+        if len(points) != 2:
+            return None
+        return delivery_minutes(haversine_m(*points[0], *points[1]))
+
+    def known_places(self) -> list[tuple[str, float, float]]:
+        """The places the delivery address tool resolves: the user's places, the pre-existing
+        orders' targets and the stores."""
+        found: list[Any] = list(self.env.get("location") or [])
+        for table in ("orders", "stores"):
+            found += [
+                r.get("location") for r in (self.table(table) or {}).values() if isinstance(r, dict)
+            ]
+        out = []
+        for place in found:
+            if isinstance(place, dict) and isinstance(place.get("address"), str):
+                lon, lat = _number(place.get("longitude")), _number(place.get("latitude"))
+                if lon is not None and lat is not None:
+                    out.append((place["address"], lon, lat))
+        return out
 
     def check_dispatch_time(self, where: list[str | int], order: dict[str, Any]) -> None:
         dispatch = order.get("dispatch_time")

@@ -9,7 +9,7 @@ from typing import Any
 from lifebench.vita.agents.plan import PlannedCall
 from lifebench.vita.domains._geo import delivery_minutes, haversine_m
 from lifebench.vita.grading.expected import RequiredOrder, required_orders, status_class
-from lifebench.vita.grading.state import delivery_state_evaluator, line_rules
+from lifebench.vita.grading.state import TIME_TOLERANCE_MIN, delivery_state_evaluator, line_rules
 from lifebench.vita.grading.text import is_blank, same_text
 from lifebench.vita.task import VitaTask
 from lifebench.vita.timefmt import format_time, parse_time
@@ -95,6 +95,11 @@ class DeliveryPlanner:
             elif w.start is not None:
                 when = w.start - timedelta(minutes=minutes) + timedelta(minutes=1)
         lo, hi = self.now, datetime.max  # noqa: DTZ901 - naive task clock
+        # the record's own time holds within the grader's tolerance: stay inside it too
+        slack = timedelta(minutes=TIME_TOLERANCE_MIN)
+        if delivery is not None or dispatch is not None:
+            lo = max(lo, when - slack)
+            hi = min(hi, when + slack)
         for w in windows:
             if w.start is not None:
                 lo = max(lo, w.start - timedelta(minutes=minutes))

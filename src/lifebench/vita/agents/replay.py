@@ -102,22 +102,3 @@ def replay_oracle(task: VitaTask, domain: str | None = None) -> Replay:
     """Replay the oracle's plan of ``task`` (in its own domain unless one is given)."""
     chosen = domain or task_domain(task)
     return replay(task, chosen, oracle_plan(task, domain=chosen))
-
-
-def oracle_problems(task: VitaTask, domain: str | None = None) -> list[str]:
-    """Why the oracle cannot solve ``task``: refused calls, then unmet criteria ([] if it can)."""
-    done = replay_oracle(task, domain)
-    out = [f"the oracle's call {name} is refused: {message}" for _, name, message in done.failures]
-    if done.result.undecided:
-        out += [
-            f"the state grader cannot decide the task: {line}" for line in done.result.unchecked
-        ]
-    elif not done.result.gradable:
-        out.append("no required record the state grader can check (the task is ungradable)")
-    elif done.result.reward != 1.0 and not out:
-        out += [
-            f"the oracle's final state fails {c.id}: {c.evidence}"
-            for c in done.result.criteria
-            if not c.met
-        ]
-    return out

@@ -27,8 +27,8 @@ from lifebench.vita.grading.expected import (
 )
 from lifebench.vita.grading.instore import initial_appointments, required_appointments
 from lifebench.vita.grading.options import chosen_key
-from lifebench.vita.grading.state import ADDRESS_TOLERANCE_M
-from lifebench.vita.grading.text import is_blank, negated, text_key
+from lifebench.vita.grading.state import ADDRESS_TOLERANCE_M, known_places, reference_location
+from lifebench.vita.grading.text import is_blank, negated, normalise, text_key
 from lifebench.vita.task import VitaTask
 from lifebench.vita.timefmt import format_time, parse_time
 
@@ -374,13 +374,19 @@ def address(ctx: PlanContext) -> Plan | None:
         for s in ctx.table("stores").values()
         if isinstance(s, Mapping) and isinstance(s.get("location"), Mapping)
     ]
+    known = known_places(ctx.task)
     for i, call in ctx.calls(["create_delivery_order"]):
         record = _requirement_of(ctx, call)
         want = record.get("location") if record is not None else None
         if not isinstance(want, Mapping) or not want.get("address"):
             continue
+        # far from the point that stands for the expected address (its known place when the
+        # record's own coordinates drift: J0717003), and never the expected text itself
+        want = reference_location(want, known)
         for place in places:
             text = str(place["address"])
+            if normalise(text) == normalise(str(want["address"])):
+                continue
             where = ctx.geocode(text)  # where the tool will put the order, not the data's point
             try:
                 metres = haversine_m(

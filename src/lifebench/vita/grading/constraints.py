@@ -110,6 +110,8 @@ class Stated:
     window: Window | None = None
     count: int | None = None
     text: str = ""
+    moved_days: int = 0
+    """Days the window was moved to the clock (a delivery bound stated far from it)."""
 
     def describe(self) -> str:
         """The constraint in words (for evidence and coverage lines)."""
@@ -565,11 +567,26 @@ def _around(moment: datetime) -> Window:
     return Window(moment - span, moment + span)
 
 
+_NAME_WORD = re.compile(r"[A-Z][\w'’-]*")
+
+
+def _in_name(text: str, m: re.Match[str]) -> bool:
+    """Whether a period word is part of a capitalised name ("Garden Night Market", "Morning
+    Glory Café"): it is capitalised and so is the word after it or (not at the start of the
+    text) the word before it."""
+    if not m.group(0)[:1].isupper():
+        return False
+    after = _NAME_WORD.match(text[m.end() :].lstrip())
+    words_before = text[: m.start()].split()
+    before = bool(words_before) and _NAME_WORD.fullmatch(words_before[-1].strip(",.;:")) is not None
+    return after is not None or (before and len(words_before) > 1)
+
+
 def _period(
     text: str, clock: datetime, day: date | None = None
 ) -> tuple[Relation, Window, bool] | None:
     for pattern, lo, hi in _PERIODS:
-        if pattern.search(text):
+        if any(not _in_name(text, m) for m in pattern.finditer(text)):
             when = day
             if when is None:
                 when = clock.date()
@@ -658,6 +675,42 @@ def _clauses(text: str) -> list[tuple[int, str]]:
         start = m.end()
     out.append((start, text[start:]))
     return [(s, c) for s, c in out if c.strip()]
+
+
+FAR_DAYS = 7
+"""A delivery bound stated more days than this from the task's clock is a slip of the date."""
+
+
+def near_clock(window: Window, clock: datetime) -> tuple[Window, int]:
+    """``window`` of a delivery moved by whole days to the clock when it is stated more than
+    :data:`FAR_DAYS` days after it, and the days moved (0 when it is not; a window before the
+    clock is one no arrival can meet: "as soon as possible", see the state grader).
+
+    Deliveries are same-day services: "before 2025-05-23 12:15" on a 2025-02-08 clock (official
+    D0716001, whose instructions say "before the session starts" today) keeps its time of day
+    on the first day that puts it at or after the clock; lint warns about such a rubric.
+    """
+    anchor = window.end or window.start
+    if anchor is None or anchor - clock <= timedelta(days=FAR_DAYS):
+        return window, 0
+    target = datetime.combine(clock.date(), anchor.time())
+    if target < clock:
+        target += timedelta(days=1)  # the first such time of day at or after the clock
+    shift = target - anchor
+    moved = Window(
+        None if window.start is None else window.start + shift,
+        None if window.end is None else window.end + shift,
+    )
+    return moved, shift.days
+
+
+def to_clock(stated: Stated, clock: datetime) -> Stated:
+    """``stated`` with a delivery window stated far after the clock moved to it
+    (:func:`near_clock`; ``moved_days`` says by how much)."""
+    if stated.target != "delivery" or stated.window is None:
+        return stated
+    window, moved = near_clock(stated.window, clock)
+    return stated if not moved else replace(stated, window=window, moved_days=moved)
 
 
 def parse_rubric(

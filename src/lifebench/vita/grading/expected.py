@@ -128,8 +128,8 @@ class RequiredOrder:
             identified by content), shown in the criterion's description.
         stated: Constraints the rubrics state about this record
             (:mod:`lifebench.vita.grading.stated`), checked with it.
-        asap: Nothing states a time for this new order: it must be dispatched as soon as
-            possible (within the time tolerance of the task clock).
+        asap: Nothing states a time for this new order: it must be dispatched from the task
+            clock (within the time tolerance) to the end of the clock's day.
     """
 
     index: int

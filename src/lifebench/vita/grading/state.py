@@ -32,9 +32,16 @@ from lifebench.evaluation import BasisResult, CriterionVerdict
 from lifebench.simulation import Simulation
 from lifebench.vita.domains._geo import haversine_m
 from lifebench.vita.domains._match import ADDRESS_THRESHOLD, address_score
-from lifebench.vita.grading.constraints import AROUND_MIN, FIELD_CLASSES, Stated, Target
+from lifebench.vita.grading.constraints import (
+    AROUND_MIN,
+    FIELD_CLASSES,
+    Stated,
+    Target,
+    to_clock,
+)
 from lifebench.vita.grading.expected import (
     RequiredOrder,
+    expected_records,
     is_order_record,
     line_product,
     product_lines_of,
@@ -50,12 +57,13 @@ from lifebench.vita.grading.options import (
     offered_attributes,
 )
 from lifebench.vita.grading.stated import Attribution, Candidate, attribute_all, record_names
-from lifebench.vita.grading.text import is_blank, normalise, same_text
+from lifebench.vita.grading.stated import clock as clock_of
+from lifebench.vita.grading.text import TextKey, is_blank, normalise, same_text
 from lifebench.vita.grading.world import changed_fields
 from lifebench.vita.task import VitaTask
 from lifebench.vita.timefmt import format_time, parse_time
 
-GRADER_VERSION = 1
+GRADER_VERSION = 2
 """Version of this module's grading rules: bump it with any change to them (CONTRIBUTING.md)."""
 
 TIME_TOLERANCE_MIN = 30.0
@@ -85,18 +93,73 @@ def _metres(a: Mapping[str, Any], b: Mapping[str, Any]) -> float | None:
         return None
 
 
-def same_address(got: Mapping[str, Any], want: Mapping[str, Any]) -> tuple[bool, str]:
+def _point(loc: Mapping[str, Any]) -> tuple[float, float] | None:
+    try:
+        return float(loc["longitude"]), float(loc["latitude"])
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def known_places(task: VitaTask) -> dict[str, list[tuple[float, float]]]:
+    """The points the task's own data gives each address text (normalised): the user's places,
+    the pre-existing orders' targets and the stores — the places the geocoder resolves."""
+    env = task.environment
+    found: list[Any] = list(env.get("location") or [])
+    for table in ("orders", "stores"):
+        rows = env.get(table)
+        found += [r.get("location") for r in (rows or {}).values() if isinstance(r, Mapping)]
+    out: dict[str, list[tuple[float, float]]] = {}
+    for place in found:
+        if isinstance(place, Mapping) and place.get("address"):
+            point = _point(place)
+            if point is not None:
+                out.setdefault(normalise(str(place["address"])), []).append(point)
+    return out
+
+
+def reference_location(
+    want: Mapping[str, Any], known: Mapping[str, Sequence[tuple[float, float]]]
+) -> Mapping[str, Any]:
+    """The location that stands for an expected one whose text and point may disagree.
+
+    The **text** is authoritative when a known place carries it (the rubrics state addresses in
+    words and the tools put that place's point on an order made with those words): when the
+    record's own point lies beyond :data:`ADDRESS_TOLERANCE_M` from every known point of its
+    text (official J0717003: the user's address with coordinates 2 km away), the known point
+    replaces it. A text no known place carries keeps the record's point."""
+    points = known.get(normalise(str(want.get("address") or "")), [])
+    own = _point(want)
+    if not points or (
+        own is not None and any(haversine_m(*own, *p) <= ADDRESS_TOLERANCE_M for p in points)
+    ):
+        return want
+    return {**want, "longitude": points[0][0], "latitude": points[0][1]}
+
+
+def same_address(
+    got: Mapping[str, Any],
+    want: Mapping[str, Any],
+    others: Sequence[Mapping[str, Any]] = (),
+) -> tuple[bool, str]:
     """Whether an order's location is the expected one, and a remark for evidence.
 
     Identical normalised address text always matches. Otherwise coordinates decide when both
     sides have them (two addresses in one district can read alike kilometres apart), within
-    :data:`ADDRESS_TOLERANCE_M`; without coordinates, the geocoder's address score decides.
+    :data:`ADDRESS_TOLERANCE_M` — and never a point nearer the location of another expected
+    order (``others``, at another address) than this one's; without coordinates, the
+    geocoder's address score decides. ``want`` is the :func:`reference_location`.
     """
     got_text, want_text = str(got.get("address") or ""), str(want.get("address") or "")
     if normalise(got_text) == normalise(want_text):
         return True, ""
     close = _metres(want, got)
     if close is not None:
+        for other in others:
+            if normalise(str(other.get("address") or "")) == normalise(want_text):
+                continue
+            nearer = _metres(other, got)
+            if nearer is not None and nearer < close:
+                return False, f" ({close:.0f} m away, {nearer:.0f} m from '{other.get('address')}')"
         return close <= ADDRESS_TOLERANCE_M, f" ({close:.0f} m away)"
     return address_score(got_text, want_text) >= ADDRESS_THRESHOLD, ""
 
@@ -115,16 +178,41 @@ def line_rules(task: VitaTask, req: RequiredOrder) -> list[tuple[str, int, Attri
     ]
 
 
-def order_units(order: Mapping[str, Any]) -> list[GotLine]:
-    """(product, quantity, chosen attribute key) of every line of a final-state order."""
+def order_units(order: Mapping[str, Any], task: VitaTask | None = None) -> list[GotLine]:
+    """(product, quantity, chosen attribute key) of every line of a final-state order. With the
+    ``task``, a chosen wording is read against the product's offered options as the tool reads
+    it (an imported official state storing "Mild Spicy" for an offered "Mild Spicy (微辣)"
+    reads as that option)."""
     out: list[GotLine] = []
+    store = str(order.get("store_id") or "")
     for p in product_lines_of(order):
         try:
             qty = int(p.get("quantity") or 0)
         except (TypeError, ValueError):
             qty = 0
-        out.append((line_product(p), qty, chosen_key(p.get("attributes", ""))))
+        pid = line_product(p)
+        offered = offered_attributes(task, store, pid) if task is not None else []
+        out.append((pid, qty, chosen_key(p.get("attributes", ""), offered)))
     return out
+
+
+def only_option_as_none(
+    task: VitaTask, order: Mapping[str, Any], rules: Sequence[tuple[str, int, AttributeRule]]
+) -> list[GotLine]:
+    """The order's units, where a product that offers exactly **one** option and whose expected
+    line asks none counts that option as none: choosing the only option is no choice (official
+    20715001: a cake offered only as "4-inch", the rubric asking "a 4-6 inch cake", the expected
+    line asking nothing)."""
+    store = str(order.get("store_id") or "")
+    only: dict[str, TextKey] = {}
+    for pid, _, rule in rules:
+        offered = offered_attributes(task, store, pid)
+        if rule.how == "none" and len(offered) == 1:
+            only[pid] = chosen_key(offered[0])
+    return [
+        (pid, qty, () if only.get(pid) == key else key)
+        for pid, qty, key in order_units(order, task)
+    ]
 
 
 _FIELDS = frozenset(FIELD_CLASSES)
@@ -239,6 +327,15 @@ class OrderMatcher:
     def __init__(self, task: VitaTask) -> None:
         self.task = task
         self.now = parse_time(task.environment.get("time"))
+        known = known_places(task)
+        self.locations = [
+            reference_location(loc, known)
+            for r in expected_records(task)
+            if r.get("order_type") == "delivery"
+            and isinstance(loc := r.get("location"), Mapping)
+            and loc.get("address")
+        ]
+        self.known = known
 
     def mismatch(self, req: RequiredOrder, order: Mapping[str, Any]) -> str | None:
         """Why ``order`` does not satisfy ``req`` (None when it does)."""
@@ -249,12 +346,12 @@ class OrderMatcher:
             return f"store {order.get('store_id')} ≠ {req.store_id}"
         # a line that asks no attribute takes none (closed world: an option nobody asked is
         # as unrequested as a note); one the grader cannot map takes any (and is unchecked)
+        rules = line_rules(self.task, req)
         want: list[WantLine] = [
-            (pid, qty, () if rule.how == "none" else rule.key)
-            for pid, qty, rule in line_rules(self.task, req)
+            (pid, qty, () if rule.how == "none" else rule.key) for pid, qty, rule in rules
         ]
         if want:
-            why = lines_mismatch(want, order_units(order))
+            why = lines_mismatch(want, only_option_as_none(self.task, order, rules))
             if why is not None:
                 return why
         if not status_satisfies(order.get("status"), req.status):
@@ -288,7 +385,8 @@ class OrderMatcher:
         if isinstance(want_loc, Mapping) and want_loc.get("address"):
             got_loc = order.get("location")
             got_loc = got_loc if isinstance(got_loc, Mapping) else {}
-            matched, where = same_address(got_loc, want_loc)
+            want_loc = reference_location(want_loc, self.known)
+            matched, where = same_address(got_loc, want_loc, self.locations)
             if not matched:
                 return f"address '{got_loc.get('address', '')}' ≠ '{want_loc['address']}'{where}"
         try:
@@ -297,7 +395,20 @@ class OrderMatcher:
             shipping = 0.0
         wants = [(k, r.get(k)) for k in ("delivery_time", "dispatch_time")]
         if asap and self.now is not None:
-            wants = [("dispatch_time", format_time(self.now))]
+            # Nothing states a time: any dispatch from the clock to the end of its day (an
+            # agent may schedule "for dinner" when the instructions imply it; official
+            # 40711003, 80715001) — never another day.
+            got = parse_time(order.get("dispatch_time"))
+            last = max(
+                datetime.combine(self.now.date(), datetime.max.time()),
+                self.now + timedelta(minutes=TIME_TOLERANCE_MIN),
+            )
+            if got is None or not (self.now - timedelta(minutes=TIME_TOLERANCE_MIN) <= got <= last):
+                return (
+                    f"dispatch_time {order.get('dispatch_time') or '(none)'} not between the "
+                    f"clock {format_time(self.now)} and the end of its day (no time is stated)"
+                )
+            wants = []
         for key, want in wants:
             if want and str(want).strip():
                 earliest = self.now
@@ -441,7 +552,9 @@ class OrderStateEvaluator:
                         f"note: '{_quote(s.rubric)}' asks a note on order {req.order_id} without "
                         "its wording, and the expected record has none"
                     )
-                stated.append(s)
+                # a delivery stated weeks after the clock on a record without a time of its
+                # own is a slip of the date (with one, the record says it is meant)
+                stated.append(s if _record_time(req.record) else to_clock(s, clock_of(task)))
             timed = any(s.field in ("time", "date") for s in stated) or _record_time(req.record)
             untimed_stated = any(s.field in ("time", "date") for s in attribution.unattributed)
             asap = (

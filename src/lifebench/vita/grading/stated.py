@@ -396,6 +396,16 @@ def attribute_all(
                 pending.append(stated)
             for c in chosen:
                 out.by_key.setdefault(c.key, []).append(stated)
+    # Co-reference: a subject the rubrics name elsewhere beside a record's names ("the dinner
+    # order should be from <store>") is that record.
+    still: list[Stated] = []
+    for stated in pending:
+        found = _coreferent(stated, pending, candidates, rubrics(task))
+        if found is None:
+            still.append(stated)
+        else:
+            out.by_key.setdefault(found.key, []).append(stated)
+    pending = still
     # Elimination: when every constraint of a class left over says the same thing, and as many
     # records are left without one as there are subjects stating it, each of them gets it.
     attributed = {k: list(v) for k, v in out.by_key.items()}
@@ -415,6 +425,45 @@ def attribute_all(
         else:
             out.unattributed.append(stated)
     return out
+
+
+def _coreferent(
+    stated: Stated,
+    pending: Sequence[Stated],
+    candidates: Sequence[Candidate],
+    texts: Sequence[str],
+) -> Candidate | None:
+    """The one record the other rubrics name beside ``stated``'s subject, or None.
+
+    The subject's distinctive words are those the other unattributed subjects of its class do
+    not share; every other rubric holding all of them votes for the candidate whose names it
+    matches best (alone, and at least one word); a unanimous vote decides."""
+    subject = words(stated.subject)
+    for other in pending:
+        same_class = other.field == stated.field and other.target == stated.target
+        if same_class and words(other.subject) != subject:
+            subject = subject - words(other.subject)
+    if not subject:
+        return None
+    pool = [c for c in candidates if stated.field == "note" or c.target == stated.target]
+    votes: set[int] = set()
+    for text in texts:
+        if text == stated.rubric:
+            continue
+        found = words(text)
+        if not subject <= found:
+            continue
+        rest = (found - subject) | _kind_words(text)
+        scored = sorted(
+            ((len(rest & (words(c.names) | _name_kinds(c.names))), c.key) for c in pool),
+            reverse=True,
+        )
+        if scored and scored[0][0] > 0 and (len(scored) == 1 or scored[1][0] < scored[0][0]):
+            votes.add(scored[0][1])
+    if len(votes) != 1:
+        return None
+    key = votes.pop()
+    return next(c for c in pool if c.key == key)
 
 
 def _choose(
