@@ -58,7 +58,7 @@ CHANGES: list[Change] = [
         "models/_secrets.py",
         'if secret and secret != "EMPTY":',
         "if secret:",
-        "tests/models",
+        "tests/models/test_secret_forms.py tests/models/test_retry_and_secrets.py",
         'the placeholder key "EMPTY" is scrubbed from every message',
     ),
     change(
@@ -66,7 +66,7 @@ CHANGES: list[Change] = [
         "models/_secrets.py",
         "    elif username:\n        found.append(username)\n",
         "",
-        "tests/models",
+        "tests/models/test_secret_forms.py tests/models/test_retry_and_secrets.py",
         "a key given as the user name of a URL (http://KEY@host) is no longer a secret",
     ),
     change(
@@ -74,7 +74,7 @@ CHANGES: list[Change] = [
         "models/_secrets.py",
         "found += [value for _, value in pairs if len(value) >= 8]",
         "found += [value for _, value in pairs if len(value) > 8]",
-        "tests/models",
+        "tests/models/test_secret_forms.py tests/models/test_retry_and_secrets.py",
         "a query value of exactly 8 characters is no longer a secret",
     ),
     change(
@@ -82,7 +82,7 @@ CHANGES: list[Change] = [
         "models/_secrets.py",
         "for form in (secret, unquote(secret)):",
         "for form in (secret,):",
-        "tests/models",
+        "tests/models/test_secret_forms.py tests/models/test_retry_and_secrets.py",
         "the percent-decoded form of a URL secret is not scrubbed",
     ),
     change(
@@ -90,7 +90,7 @@ CHANGES: list[Change] = [
         "models/_secrets.py",
         "return tuple(sorted(out, key=len, reverse=True))",
         "return tuple(sorted(out, key=len))",
-        "tests/models",
+        "tests/models/test_secret_forms.py tests/models/test_retry_and_secrets.py",
         "shorter secrets are scrubbed first (a longer one containing it leaks its rest)",
     ),
     change(
@@ -99,7 +99,7 @@ CHANGES: list[Change] = [
         "    if parts.username is not None or parts.password is not None:\n"
         '        netloc = f"{REDACTED}@{netloc}"\n',
         "",
-        "tests/models",
+        "tests/models/test_secret_forms.py tests/models/test_retry_and_secrets.py",
         "a redacted URL drops the marker that credentials were there",
     ),
     change(
@@ -107,7 +107,7 @@ CHANGES: list[Change] = [
         "models/_secrets.py",
         "return text if len(text) <= limit else",
         "return text if len(text) < limit else",
-        "tests/models",
+        "tests/models/test_secret_forms.py tests/models/test_retry_and_secrets.py",
         "a body of exactly the limit gets a truncation marker",
     ),
     # ---- output escaping --------------------------------------------------------------------
@@ -116,7 +116,7 @@ CHANGES: list[Change] = [
         "reporting/_safe.py",
         "\\x7f-\\x9f\\u202a-\\u202e\\u2066-\\u2069]",
         "\\x7f-\\x9f]",
-        "tests/reporting",
+        "tests/reporting/test_escaping.py",
         "bidirectional overrides are no longer made visible",
     ),
     change(
@@ -124,7 +124,7 @@ CHANGES: list[Change] = [
         "reporting/_safe.py",
         "\\x7f-\\x9f\\u202a-\\u202e",
         "\\x7f\\u202a-\\u202e",
-        "tests/reporting",
+        "tests/reporting/test_escaping.py",
         "C1 control characters (e.g. CSI \\x9b) pass through to the terminal",
     ),
     change(
@@ -132,7 +132,7 @@ CHANGES: list[Change] = [
         "reporting/_safe.py",
         'return f"\\\\x{code:02x}" if code < 0x100 else f"\\\\u{code:04x}"',
         'return f"\\\\x{code:02x}"',
-        "tests/reporting",
+        "tests/reporting/test_escaping.py",
         "a character above 0xff is shown as a truncated \\x escape",
     ),
     # ---- retries ----------------------------------------------------------------------------
@@ -141,7 +141,7 @@ CHANGES: list[Change] = [
         "models/_retry.py",
         "return status in RETRYABLE_STATUS or 500 <= status <= 599",
         "return status in RETRYABLE_STATUS or 500 < status <= 599",
-        "tests/models",
+        "tests/models/test_retry_and_secrets.py tests/models/test_openai_model.py",
         "HTTP 500 is no longer retried",
     ),
     change(
@@ -149,7 +149,7 @@ CHANGES: list[Change] = [
         "models/_retry.py",
         "RETRYABLE_STATUS = frozenset({408, 409, 429})",
         "RETRYABLE_STATUS = frozenset({408, 429})",
-        "tests/models",
+        "tests/models/test_retry_and_secrets.py tests/models/test_openai_model.py",
         "HTTP 409 is no longer retried",
     ),
     change(
@@ -157,7 +157,7 @@ CHANGES: list[Change] = [
         "models/_retry.py",
         "return min(max(retry_after, 0.0), self.max_delay_s)",
         "return max(retry_after, 0.0)",
-        "tests/models",
+        "tests/models/test_retry_and_secrets.py tests/models/test_openai_model.py",
         "a server's Retry-After is obeyed beyond max_delay_s",
     ),
     change(
@@ -165,7 +165,7 @@ CHANGES: list[Change] = [
         "models/_retry.py",
         "return max(seconds, 0.0) if seconds == seconds else None  # NaN is unreadable",
         "return max(seconds, 0.0)",
-        "tests/models",
+        "tests/models/test_retry_and_secrets.py tests/models/test_openai_model.py",
         "Retry-After: nan becomes a wait of nan seconds",
     ),
     change(
@@ -173,7 +173,7 @@ CHANGES: list[Change] = [
         "models/_retry.py",
         "return max(ms, 0.0) / 1000.0 if ms == ms else None",
         "return max(ms, 0.0) if ms == ms else None",
-        "tests/models",
+        "tests/models/test_retry_and_secrets.py tests/models/test_openai_model.py",
         "retry-after-ms is read as seconds",
     ),
     change(
@@ -181,7 +181,7 @@ CHANGES: list[Change] = [
         "models/_retry.py",
         "        6, ge=1, description=",
         "        6, ge=0, description=",
-        "tests/models",
+        "tests/models/test_retry_and_secrets.py tests/models/test_openai_model.py",
         "max_attempts = 0 is accepted (a call that is never made)",
     ),
     # ---- CLI / run options validation ---------------------------------------------------------
@@ -190,7 +190,7 @@ CHANGES: list[Change] = [
         "suites/_options.py",
         'trials: int = Field(1, ge=1, description="Trials per task (k of pass^k).")',
         'trials: int = Field(1, description="Trials per task (k of pass^k).")',
-        "tests/e2e/test_e2e_cli.py tests/suites tests/runner/test_seeds_and_selection.py",
+        "tests/suites/test_suite_options.py tests/runner/test_seeds_and_selection.py tests/e2e/test_e2e_cli.py",
         "--trials 0 is accepted",
     ),
     change(
@@ -198,7 +198,7 @@ CHANGES: list[Change] = [
         "suites/_options.py",
         'concurrency: int = Field(8, ge=1, description="Units run at once (not hashed).")',
         'concurrency: int = Field(8, ge=0, description="Units run at once (not hashed).")',
-        "tests/e2e/test_e2e_cli.py tests/suites tests/runner",
+        "tests/suites/test_suite_options.py tests/runner/test_seeds_and_selection.py tests/e2e/test_e2e_cli.py",
         "--concurrency 0 is accepted (a run that never progresses)",
     ),
     change(
@@ -206,7 +206,7 @@ CHANGES: list[Change] = [
         "suites/_options.py",
         'max_errors: int = Field(10, ge=1, description="Tool-error limit per episode.")',
         'max_errors: int = Field(10, description="Tool-error limit per episode.")',
-        "tests/e2e/test_e2e_cli.py tests/suites tests/simulation",
+        "tests/suites/test_suite_options.py tests/runner/test_seeds_and_selection.py tests/e2e/test_e2e_cli.py",
         "--max-errors 0 / negative is accepted",
     ),
     change(
@@ -215,7 +215,7 @@ CHANGES: list[Change] = [
         "            if role in needed and not self.model_for(role):\n"
         '                raise ValueError(f"this {self.suite} run needs --{role}-model (for its {role})")\n',
         "",
-        "tests/suites tests/e2e/test_e2e_cli.py",
+        "tests/suites/test_suite_options.py tests/runner/test_seeds_and_selection.py tests/e2e/test_e2e_cli.py",
         "a run that needs a model for a role starts without one",
     ),
     change(
@@ -225,7 +225,7 @@ CHANGES: list[Change] = [
         "                f\"unknown task id(s): {', '.join(missing)}\",",
         "        if missing and False:\n            raise InputError(\n"
         "                f\"unknown task id(s): {', '.join(missing)}\",",
-        "tests/runner tests/e2e/test_e2e_cli.py",
+        "tests/runner/test_seeds_and_selection.py",
         "an unknown --task-ids value is silently ignored",
     ),
     change(
@@ -233,7 +233,7 @@ CHANGES: list[Change] = [
         "runner/_experiment.py",
         "        chosen = chosen[: options.num_tasks]",
         "        chosen = list(tasks)[: options.num_tasks]",
-        "tests/runner tests/e2e/test_e2e_cli.py",
+        "tests/runner/test_seeds_and_selection.py",
         "--num-tasks overrides --task-ids instead of applying after it",
     ),
     change(
@@ -241,7 +241,7 @@ CHANGES: list[Change] = [
         "runner/_experiment.py",
         '    if not chosen:\n        raise InputError("no tasks selected"',
         '    if not chosen and False:\n        raise InputError("no tasks selected"',
-        "tests/runner tests/e2e/test_e2e_cli.py",
+        "tests/runner/test_seeds_and_selection.py",
         "a selection of no task runs nothing and reports success",
     ),
     # ---- store / resume -----------------------------------------------------------------------
@@ -250,7 +250,7 @@ CHANGES: list[Change] = [
         "runner/_store.py",
         "_FINAL = (UnitStatus.DONE, UnitStatus.REJECTED)",
         "_FINAL = (UnitStatus.DONE,)",
-        "tests/runner",
+        "tests/runner/test_run_store.py tests/runner/test_run_resume_rules.py tests/runner/test_config_differences.py",
         "a rejected unit is run again on resume",
     ),
     change(
@@ -259,7 +259,7 @@ CHANGES: list[Change] = [
         "        if len({(u.task_id, u.trial) for u in wanted}) != len(wanted):\n"
         '            raise ValueError("pending_units: duplicate (task_id, trial) units")\n',
         "",
-        "tests/runner",
+        "tests/runner/test_run_store.py tests/runner/test_run_resume_rules.py tests/runner/test_config_differences.py",
         "duplicate units are registered silently (a unit could run twice)",
     ),
     change(
@@ -267,7 +267,7 @@ CHANGES: list[Change] = [
         "runner/_store.py",
         "        if reseeded:\n            raise ConfigChangedError(",
         "        if reseeded and False:\n            raise ConfigChangedError(",
-        "tests/runner",
+        "tests/runner/test_run_store.py tests/runner/test_run_resume_rules.py tests/runner/test_config_differences.py",
         "a resume with other per-unit seeds continues the old run",
     ),
     change(
@@ -275,7 +275,7 @@ CHANGES: list[Change] = [
         "runner/_store.py",
         "if stored.schema_version > SCHEMA_VERSION:",
         "if stored.schema_version > SCHEMA_VERSION + 1:",
-        "tests/runner",
+        "tests/runner/test_run_store.py tests/runner/test_run_resume_rules.py tests/runner/test_config_differences.py",
         "a store written by a newer lifebench is opened anyway",
     ),
     change(
@@ -283,7 +283,7 @@ CHANGES: list[Change] = [
         "runner/_store.py",
         "        if removed:\n            problems.append(",
         "        if removed and False:\n            problems.append(",
-        "tests/runner",
+        "tests/runner/test_run_store.py tests/runner/test_run_resume_rules.py tests/runner/test_config_differences.py",
         "a resume with tasks missing from the file continues silently",
     ),
     change(
@@ -291,7 +291,7 @@ CHANGES: list[Change] = [
         "runner/_store.py",
         "        if changed:\n            problems.append(",
         "        if changed and False:\n            problems.append(",
-        "tests/runner",
+        "tests/runner/test_run_store.py tests/runner/test_run_resume_rules.py tests/runner/test_config_differences.py",
         "a resume with changed task content continues silently",
     ),
     change(
@@ -299,7 +299,7 @@ CHANGES: list[Change] = [
         "runner/_store.py",
         '            if unknown:\n                raise ValueError(f"units refer to tasks',
         '            if unknown and False:\n                raise ValueError(f"units refer to tasks',
-        "tests/runner",
+        "tests/runner/test_run_store.py tests/runner/test_run_resume_rules.py tests/runner/test_config_differences.py",
         "units of tasks the store does not know are registered",
     ),
     # ---- metrics / reported numbers ---------------------------------------------------------
@@ -308,7 +308,7 @@ CHANGES: list[Change] = [
         "metrics/_compute.py",
         "pass_hat_k={str(k): pass_hat_k(n, c, k) for k in range(1, n + 1)},",
         "pass_hat_k={str(k): pass_hat_k(n, c, k) for k in range(1, n)},",
-        "tests/metrics tests/reporting",
+        "tests/metrics",
         "a task's pass^n (all trials) is left out",
     ),
     change(
@@ -341,7 +341,7 @@ CHANGES: list[Change] = [
         "models/_price.py",
         'if host.endswith((".local", ".internal", ".lan")):',
         'if host.endswith((".local", ".lan")):',
-        "tests/models",
+        "tests/models/test_pricing.py",
         "a *.internal endpoint is priced as a public API",
     ),
     change(
@@ -349,7 +349,7 @@ CHANGES: list[Change] = [
         "models/_price.py",
         "return address.is_private  # loopback and link-local addresses included",
         "return address.is_loopback",
-        "tests/models",
+        "tests/models/test_pricing.py",
         "a 10.x / 192.168.x endpoint is priced as a public API",
     ),
     change(
@@ -357,7 +357,7 @@ CHANGES: list[Change] = [
         "models/_price.py",
         "    if explicit is not None:\n        return explicit\n",
         "",
-        "tests/models",
+        "tests/models/test_pricing.py",
         "a price in the models file is ignored for a library price",
     ),
     # ---- the episode loop and its stops -----------------------------------------------------
@@ -386,7 +386,7 @@ CHANGES: list[Change] = [
         "simulation/_loop.py",
         "if limit is not None and self.turns >= limit:",
         "if limit is not None and self.turns > limit:",
-        "tests/simulation tests/travel",
+        "tests/simulation",
         "a dialogue runs one turn beyond its turn limit",
     ),
     change(
@@ -402,7 +402,7 @@ CHANGES: list[Change] = [
         "simulation/_loop.py",
         "if not 0 <= i <= len(history):",
         "if not 0 <= i <= len(history) + 1:",
-        "tests/simulation tests/flow",
+        "tests/simulation",
         "a prediction index past the history is accepted",
     ),
     change(
@@ -410,7 +410,7 @@ CHANGES: list[Change] = [
         "simulation/_loop.py",
         "if cap is not None and calls >= cap:",
         "if cap is not None and calls > cap:",
-        "tests/simulation tests/travel",
+        "tests/simulation",
         "the agent gets one model call beyond its per-turn cap",
     ),
     change(
@@ -435,7 +435,7 @@ CHANGES: list[Change] = [
         "rl/_types.py",
         '        elif not evaluation.gradable:\n            status = "ungradable"',
         '        elif not evaluation.gradable and False:\n            status = "ungradable"',
-        "tests/rl",
+        "tests/rl/test_step_rules.py tests/rl/test_parity.py",
         "an ungradable episode is served to a trainer as graded with reward 0",
     ),
     change(
@@ -443,7 +443,7 @@ CHANGES: list[Change] = [
         "rl/_types.py",
         '        elif evaluation.error is not None:\n            status, error = "grading_failed", evaluation.error',
         '        elif evaluation.error is not None and False:\n            status, error = "grading_failed", evaluation.error',
-        "tests/rl",
+        "tests/rl/test_step_rules.py tests/rl/test_parity.py",
         "a failed grading is served as a graded reward",
     ),
     change(
@@ -451,7 +451,7 @@ CHANGES: list[Change] = [
         "rl/_types.py",
         'status = "rejected" if rejected else "infrastructure_error"',
         'status = "infrastructure_error"',
-        "tests/rl",
+        "tests/rl/test_step_rules.py tests/rl/test_parity.py",
         "a content-filter rejection is served as an infrastructure error",
     ),
     # ---- sweeps -----------------------------------------------------------------------------
@@ -460,7 +460,7 @@ CHANGES: list[Change] = [
         "runner/_sweep.py",
         "        bad = sorted(set(values) & _RESERVED)\n        if bad:",
         "        bad = sorted(set(values) & _RESERVED)\n        if bad and False:",
-        "tests/runner tests/e2e/test_e2e_sweep.py",
+        "tests/runner/test_sweep_properties.py tests/e2e/test_e2e_sweep.py",
         "a sweep cell may set out / concurrency / quiet itself",
     ),
     change(
@@ -468,7 +468,7 @@ CHANGES: list[Change] = [
         "runner/_sweep.py",
         "        if name in seen:\n            raise InputError(",
         "        if name in seen and False:\n            raise InputError(",
-        "tests/runner tests/e2e/test_e2e_sweep.py",
+        "tests/runner/test_sweep_properties.py tests/e2e/test_e2e_sweep.py",
         "two cells with one name write into the same run directory",
     ),
     change(
@@ -476,7 +476,7 @@ CHANGES: list[Change] = [
         "runner/_sweep.py",
         "        values = dict(spec.base)\n",
         "        values = {}\n",
-        "tests/runner tests/e2e/test_e2e_sweep.py",
+        "tests/runner/test_sweep_properties.py tests/e2e/test_e2e_sweep.py",
         "the base options of a sweep are dropped from every cell",
     ),
     # ---- TravelBench rows and sandbox ---------------------------------------------------------
@@ -485,7 +485,7 @@ CHANGES: list[Change] = [
         "travel/loader.py",
         'data["language"] = "zh" if _CJK.search(text) else "en"',
         'data["language"] = "zh"',
-        "tests/travel",
+        "tests/travel/test_loader_travel.py tests/travel/test_row_language.py",
         "a row without a language in English is taken for Chinese",
     ),
     change(
@@ -493,7 +493,7 @@ CHANGES: list[Change] = [
         "travel/loader.py",
         '    if row.get("user_profile"):\n        return "multi"\n',
         "",
-        "tests/travel",
+        "tests/travel/test_loader_travel.py tests/travel/test_row_language.py",
         "a row with a user profile is no longer a multi-turn task",
     ),
     change(
@@ -501,7 +501,7 @@ CHANGES: list[Change] = [
         "travel/loader.py",
         'if isinstance(row.get("query"), str) and not row["query"].strip():',
         'if isinstance(row.get("query"), str) and not row["query"]:',
-        "tests/travel",
+        "tests/travel/test_loader_travel.py tests/travel/test_row_language.py",
         "a whitespace-only query is accepted",
     ),
     change(
@@ -509,7 +509,7 @@ CHANGES: list[Change] = [
         "travel/sandbox/keys.py",
         "if name in defaults and value == defaults[name] and type(value) is type(defaults[name]):",
         "if name in defaults and value == defaults[name]:",
-        "tests/travel",
+        "tests/travel/test_sandbox_properties.py tests/travel/test_sandbox_cache.py tests/travel/test_sandbox_memo.py",
         "an argument equal to its default but of another type (1 vs True) is dropped from the key",
     ),
     change(
@@ -517,7 +517,7 @@ CHANGES: list[Change] = [
         "travel/sandbox/keys.py",
         "return key_of(normalized_params(tool, args), time.strip())",
         "return key_of(normalized_params(tool, args), time)",
-        "tests/travel",
+        "tests/travel/test_sandbox_properties.py tests/travel/test_sandbox_cache.py tests/travel/test_sandbox_memo.py",
         "a time with surrounding spaces gets another normalised key",
     ),
     change(
@@ -525,7 +525,7 @@ CHANGES: list[Change] = [
         "travel/sandbox/keys.py",
         "    if math.isfinite(value) and value == int(value):\n        return int(value)\n",
         "",
-        "tests/travel",
+        "tests/travel/test_sandbox_properties.py tests/travel/test_sandbox_cache.py tests/travel/test_sandbox_memo.py",
         "3 and 3.0 get different normalised keys",
     ),
     # ---- VitaBench tool preconditions (inside @tool methods) -------------------------------
@@ -583,7 +583,7 @@ CHANGES: list[Change] = [
         "runner/_workers.py",
         "while queue and sum(map(len, inflight)) < self._concurrency:",
         "while queue and sum(map(len, inflight)) <= self._concurrency:",
-        "tests/runner tests/e2e/test_e2e_workers.py",
+        "tests/runner/test_process_backend.py tests/runner/test_backend_invariants.py",
         "one unit more than --concurrency is in flight across the worker processes",
     ),
     change(
@@ -593,7 +593,7 @@ CHANGES: list[Change] = [
         '                    error = f"worker process {index} exited unexpectedly (exit code {code})"\n'
         "                    sink.finished(PackedOutcome.of(unit, infra_outcome(unit, error)))\n",
         "",
-        "tests/runner tests/e2e/test_e2e_workers.py",
+        "tests/runner/test_process_backend.py tests/runner/test_backend_invariants.py",
         "the units in flight on a worker that died are never recorded",
     ),
     change(
@@ -601,7 +601,7 @@ CHANGES: list[Change] = [
         "runner/_workers.py",
         "index = min(candidates, key=lambda i: (len(inflight[i]), i))",
         "index = candidates[0]",
-        "tests/runner tests/e2e/test_e2e_workers.py",
+        "tests/runner/test_process_backend.py tests/runner/test_backend_invariants.py",
         "every unit goes to the first live worker (no spreading)",
     ),
     change(
@@ -609,7 +609,7 @@ CHANGES: list[Change] = [
         "runner/_workers.py",
         "                if not any(alive) and queue:\n",
         "                if not any(alive) and queue and False:\n",
-        "tests/runner tests/e2e/test_e2e_workers.py",
+        "tests/runner/test_process_backend.py tests/runner/test_backend_invariants.py",
         "a run whose worker processes all died waits forever / ends as if complete",
     ),
     change(
@@ -617,7 +617,7 @@ CHANGES: list[Change] = [
         "runner/_workers.py",
         "if workers < 1 or concurrency < 1:",
         "if workers < 1:",
-        "tests/runner",
+        "tests/runner/test_process_backend.py tests/runner/test_backend_invariants.py",
         "a process backend with concurrency 0 is accepted",
     ),
     change(
@@ -625,7 +625,7 @@ CHANGES: list[Change] = [
         "runner/_scheduler.py",
         "for _ in range(min(self._concurrency, len(units))):",
         "for _ in range(min(self._concurrency + 1, len(units))):",
-        "tests/runner",
+        "tests/runner/test_run_scheduler.py tests/runner/test_backend_invariants.py tests/runner/test_run_failures.py",
         "one unit more than --concurrency runs at once",
     ),
     change(
@@ -633,7 +633,7 @@ CHANGES: list[Change] = [
         "runner/_scheduler.py",
         "    try:\n        return PackedOutcome.of(unit, outcome)\n    except ValueError:",
         "    try:\n        return PackedOutcome.of(unit, outcome)\n    except ZeroDivisionError:",
-        "tests/runner",
+        "tests/runner/test_run_scheduler.py tests/runner/test_backend_invariants.py tests/runner/test_run_failures.py",
         "an execute that returns another unit's simulation crashes the run",
     ),
     change(
@@ -641,7 +641,7 @@ CHANGES: list[Change] = [
         "runner/_scheduler.py",
         "    except Exception as exc:\n        outcome = infra_outcome(unit, exception_summary(exc))\n",
         "    except KeyError as exc:\n        outcome = infra_outcome(unit, exception_summary(exc))\n",
-        "tests/runner",
+        "tests/runner/test_run_scheduler.py tests/runner/test_backend_invariants.py tests/runner/test_run_failures.py",
         "an exception in one unit stops the run instead of recording an infra error",
     ),
     # ---- tool arguments -------------------------------------------------------------------
@@ -658,7 +658,7 @@ CHANGES: list[Change] = [
         "tools/_tool.py",
         "            if not field.is_required() and not _admits_none(field.annotation):\n",
         "            if not _admits_none(field.annotation):\n",
-        "tests/tools tests/vita",
+        "tests/tools",
         "null for a required argument is dropped (a missing-argument error names it wrongly)",
     ),
     change(
@@ -691,7 +691,7 @@ CHANGES: list[Change] = [
         "models/_convert.py",
         "        arguments = json.dumps(arguments, ensure_ascii=False)",
         "        arguments = str(arguments)",
-        "tests/models",
+        "tests/models/test_completion_parsing.py tests/models/test_wire.py tests/models/test_openai_model.py",
         "tool-call arguments sent as an object become Python repr, not JSON",
     ),
     change(
@@ -699,7 +699,7 @@ CHANGES: list[Change] = [
         "models/_convert.py",
         '    if arguments is None:\n        arguments = "{}"\n',
         '    if arguments is None:\n        arguments = ""\n',
-        "tests/models",
+        "tests/models/test_completion_parsing.py tests/models/test_wire.py tests/models/test_openai_model.py",
         "a tool call without arguments gets an empty string",
     ),
     change(
@@ -707,7 +707,7 @@ CHANGES: list[Change] = [
         "models/_convert.py",
         'id=str(call_id) if call_id else f"call_{index}",',
         'id=str(call_id) if call_id else "call",',
-        "tests/models",
+        "tests/models/test_completion_parsing.py tests/models/test_wire.py tests/models/test_openai_model.py",
         "tool calls without ids all get one id (results cannot be matched)",
     ),
     change(
@@ -715,7 +715,7 @@ CHANGES: list[Change] = [
         "models/_convert.py",
         '        out["content"] = message.content or None\n',
         '        out["content"] = message.content\n',
-        "tests/models",
+        "tests/models/test_completion_parsing.py tests/models/test_wire.py tests/models/test_openai_model.py",
         'an assistant message with tool calls sends content "" instead of null',
     ),
     change(
@@ -723,7 +723,7 @@ CHANGES: list[Change] = [
         "models/_convert.py",
         '    if message.reasoning is not None:\n        out["reasoning_content"] = message.reasoning\n',
         "",
-        "tests/models",
+        "tests/models/test_completion_parsing.py tests/models/test_wire.py tests/models/test_openai_model.py",
         "the model's reasoning is not sent back to the provider",
     ),
     change(
@@ -731,7 +731,7 @@ CHANGES: list[Change] = [
         "models/_convert.py",
         'if finish_reason == "content_filter" and not content.strip() and not raw_calls:',
         'if finish_reason == "content_filter" and not content.strip() and not raw_calls and False:',
-        "tests/models",
+        "tests/models/test_completion_parsing.py tests/models/test_wire.py tests/models/test_openai_model.py",
         "an answer stopped by a content filter is an empty reply, not a rejection",
     ),
     # ---- reporting numbers ----------------------------------------------------------------------
@@ -740,7 +740,7 @@ CHANGES: list[Change] = [
         "reporting/_outcomes.py",
         '        outcome, error = "ungradable", NO_EVALUATION\n',
         '        outcome, error = "fail", NO_EVALUATION\n',
-        "tests/reporting",
+        "tests/reporting/test_report_outcomes.py tests/reporting/test_show_export.py",
         "a unit without an evaluation is reported as a failure, not ungradable",
     ),
     change(
@@ -748,7 +748,7 @@ CHANGES: list[Change] = [
         "reporting/_outcomes.py",
         '        if ev.error is not None:\n            outcome, error = "grading_error", ev.error\n',
         '        if ev.error is not None and False:\n            outcome, error = "grading_error", ev.error\n',
-        "tests/reporting",
+        "tests/reporting/test_report_outcomes.py tests/reporting/test_show_export.py",
         "a failed grading is reported as pass / fail",
     ),
     change(
@@ -756,7 +756,7 @@ CHANGES: list[Change] = [
         "reporting/_outcomes.py",
         "        cost = None if spent.unpriced else spent.cost\n",
         "        cost = spent.cost\n",
-        "tests/reporting",
+        "tests/reporting/test_report_outcomes.py tests/reporting/test_show_export.py",
         "an unpriced unit shows a cost (of 0) instead of none",
     ),
     change(
@@ -764,7 +764,7 @@ CHANGES: list[Change] = [
         "reporting/_outcomes.py",
         '        if record.status != "done" or sim is None:\n            continue\n',
         "        if sim is None:\n            continue\n",
-        "tests/reporting",
+        "tests/reporting/test_report_outcomes.py tests/reporting/test_show_export.py",
         "tool errors of unfinished units are counted in the report",
     ),
     change(
@@ -789,7 +789,7 @@ CHANGES: list[Change] = [
         "models/_cache.py",
         "return endpoint_key(redact_url(base_url.strip()))",
         "return endpoint_key(base_url.strip())",
-        "tests/models",
+        "tests/models/test_model_cache.py",
         "a key in the endpoint URL enters the cache (and its keys)",
     ),
     # ---- loaders: one clear message per problem ------------------------------------------------
@@ -814,7 +814,7 @@ CHANGES: list[Change] = [
         "flow/kb/loader.py",
         "    if not isinstance(data, dict) or not all(\n",
         "    if not isinstance(data, dict | list) or not all(\n",
-        "tests/flow",
+        "tests/flow/test_kb.py",
         "a description file holding a list crashes instead of a message naming it",
     ),
     change(
@@ -822,7 +822,7 @@ CHANGES: list[Change] = [
         "flow/agents/parse.py",
         'if at >= len(text) or text[at] not in "{[":',
         'if text[at] not in "{[":',
-        "tests/flow",
+        "tests/flow/test_parse_edges.py tests/flow/test_react_parse.py tests/flow/test_parse_exact.py",
         "a reply ending right at `Action Input:` raises instead of parsing",
     ),
     change(
@@ -871,7 +871,7 @@ def _run_tests(tree: Path, c: Change, timeout: float) -> tuple[str, str]:
     env.pop("MUTANT_UNDER_TEST", None)
     cmd = [
         "nice", "-n", "10", sys.executable, "-m", "pytest", "-x", "-q", "-n", "0",
-        "-p", "no:cacheprovider", "-p", "no:randomly", *c.tests,
+        "-p", "no:cacheprovider", "-p", "no:randomly", "-rfE", *c.tests,
     ]  # fmt: skip
     try:
         done = subprocess.run(
