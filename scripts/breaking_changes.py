@@ -11,6 +11,7 @@ test fails; *not caught* when they all pass.
     python scripts/breaking_changes.py --list          # the changes, without running anything
     python scripts/breaking_changes.py secrets-        # the changes whose id starts so
     python scripts/breaking_changes.py --check         # only check every change still applies
+    python scripts/breaking_changes.py --shard 2/3     # every third change from the second
 
 Prints one line per change (``caught`` / ``NOT CAUGHT`` / ``stale``) and the total:
 
@@ -141,7 +142,7 @@ CHANGES: list[Change] = [
         "models/_retry.py",
         "return status in RETRYABLE_STATUS or 500 <= status <= 599",
         "return status in RETRYABLE_STATUS or 500 < status <= 599",
-        "tests/models/test_retry_and_secrets.py tests/models/test_openai_model.py",
+        "tests/models/test_retry_and_secrets.py tests/suites/test_option_bounds_guards.py tests/models/test_openai_model.py",
         "HTTP 500 is no longer retried",
     ),
     change(
@@ -149,7 +150,7 @@ CHANGES: list[Change] = [
         "models/_retry.py",
         "RETRYABLE_STATUS = frozenset({408, 409, 429})",
         "RETRYABLE_STATUS = frozenset({408, 429})",
-        "tests/models/test_retry_and_secrets.py tests/models/test_openai_model.py",
+        "tests/models/test_retry_and_secrets.py tests/suites/test_option_bounds_guards.py tests/models/test_openai_model.py",
         "HTTP 409 is no longer retried",
     ),
     change(
@@ -157,7 +158,7 @@ CHANGES: list[Change] = [
         "models/_retry.py",
         "return min(max(retry_after, 0.0), self.max_delay_s)",
         "return max(retry_after, 0.0)",
-        "tests/models/test_retry_and_secrets.py tests/models/test_openai_model.py",
+        "tests/models/test_retry_and_secrets.py tests/suites/test_option_bounds_guards.py tests/models/test_openai_model.py",
         "a server's Retry-After is obeyed beyond max_delay_s",
     ),
     change(
@@ -165,7 +166,7 @@ CHANGES: list[Change] = [
         "models/_retry.py",
         "return max(seconds, 0.0) if seconds == seconds else None  # NaN is unreadable",
         "return max(seconds, 0.0)",
-        "tests/models/test_retry_and_secrets.py tests/models/test_openai_model.py",
+        "tests/models/test_retry_and_secrets.py tests/suites/test_option_bounds_guards.py tests/models/test_openai_model.py",
         "Retry-After: nan becomes a wait of nan seconds",
     ),
     change(
@@ -173,7 +174,7 @@ CHANGES: list[Change] = [
         "models/_retry.py",
         "return max(ms, 0.0) / 1000.0 if ms == ms else None",
         "return max(ms, 0.0) if ms == ms else None",
-        "tests/models/test_retry_and_secrets.py tests/models/test_openai_model.py",
+        "tests/models/test_retry_and_secrets.py tests/suites/test_option_bounds_guards.py tests/models/test_openai_model.py",
         "retry-after-ms is read as seconds",
     ),
     change(
@@ -181,7 +182,7 @@ CHANGES: list[Change] = [
         "models/_retry.py",
         "        6, ge=1, description=",
         "        6, ge=0, description=",
-        "tests/models/test_retry_and_secrets.py tests/models/test_openai_model.py",
+        "tests/models/test_retry_and_secrets.py tests/suites/test_option_bounds_guards.py tests/models/test_openai_model.py",
         "max_attempts = 0 is accepted (a call that is never made)",
     ),
     # ---- CLI / run options validation ---------------------------------------------------------
@@ -190,7 +191,7 @@ CHANGES: list[Change] = [
         "suites/_options.py",
         'trials: int = Field(1, ge=1, description="Trials per task (k of pass^k).")',
         'trials: int = Field(1, description="Trials per task (k of pass^k).")',
-        "tests/suites/test_suite_options.py tests/runner/test_seeds_and_selection.py tests/e2e/test_e2e_cli.py",
+        "tests/suites/test_option_bounds_guards.py tests/suites/test_suite_options.py tests/runner/test_seeds_and_selection.py tests/e2e/test_e2e_cli.py",
         "--trials 0 is accepted",
     ),
     change(
@@ -198,7 +199,7 @@ CHANGES: list[Change] = [
         "suites/_options.py",
         'concurrency: int = Field(8, ge=1, description="Units run at once (not hashed).")',
         'concurrency: int = Field(8, ge=0, description="Units run at once (not hashed).")',
-        "tests/suites/test_suite_options.py tests/runner/test_seeds_and_selection.py tests/e2e/test_e2e_cli.py",
+        "tests/suites/test_option_bounds_guards.py tests/suites/test_suite_options.py tests/runner/test_seeds_and_selection.py tests/e2e/test_e2e_cli.py",
         "--concurrency 0 is accepted (a run that never progresses)",
     ),
     change(
@@ -206,7 +207,7 @@ CHANGES: list[Change] = [
         "suites/_options.py",
         'max_errors: int = Field(10, ge=1, description="Tool-error limit per episode.")',
         'max_errors: int = Field(10, description="Tool-error limit per episode.")',
-        "tests/suites/test_suite_options.py tests/runner/test_seeds_and_selection.py tests/e2e/test_e2e_cli.py",
+        "tests/suites/test_option_bounds_guards.py tests/suites/test_suite_options.py tests/runner/test_seeds_and_selection.py tests/e2e/test_e2e_cli.py",
         "--max-errors 0 / negative is accepted",
     ),
     change(
@@ -215,7 +216,7 @@ CHANGES: list[Change] = [
         "            if role in needed and not self.model_for(role):\n"
         '                raise ValueError(f"this {self.suite} run needs --{role}-model (for its {role})")\n',
         "",
-        "tests/suites/test_suite_options.py tests/runner/test_seeds_and_selection.py tests/e2e/test_e2e_cli.py",
+        "tests/suites/test_option_bounds_guards.py tests/suites/test_suite_options.py tests/runner/test_seeds_and_selection.py tests/e2e/test_e2e_cli.py",
         "a run that needs a model for a role starts without one",
     ),
     change(
@@ -896,8 +897,13 @@ def main() -> int:
     parser.add_argument("--check", action="store_true", help="only check that each applies")
     parser.add_argument("--target", type=float, default=95.0, help="percent to reach (95)")
     parser.add_argument("--timeout", type=float, default=1800.0, help="seconds per change")
+    parser.add_argument(
+        "--shard", default="1/1", help="K/N: every N-th change from the K-th (parallel runs)"
+    )
     args = parser.parse_args()
+    k, n = (int(x) for x in args.shard.split("/"))
     chosen = [c for c in CHANGES if not args.prefix or c.id.startswith(tuple(args.prefix))]
+    chosen = chosen[k - 1 :: n]
     ids = [c.id for c in CHANGES]
     if len(set(ids)) != len(ids):
         print("breaking_changes.py: duplicate change ids", file=sys.stderr)
