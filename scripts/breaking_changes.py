@@ -790,7 +790,7 @@ CHANGES: list[Change] = [
         "models/_cache.py",
         "return endpoint_key(redact_url(base_url.strip()))",
         "return endpoint_key(base_url.strip())",
-        "tests/models/test_model_cache.py",
+        "tests/models/test_cache_endpoint_guards.py tests/models/test_model_cache.py",
         "a key in the endpoint URL enters the cache (and its keys)",
     ),
     # ---- loaders: one clear message per problem ------------------------------------------------
@@ -815,7 +815,7 @@ CHANGES: list[Change] = [
         "flow/kb/loader.py",
         "    if not isinstance(data, dict) or not all(\n",
         "    if not isinstance(data, dict | list) or not all(\n",
-        "tests/flow/test_kb.py",
+        "tests/flow/test_kb_description_guards.py tests/flow/test_kb.py",
         "a description file holding a list crashes instead of a message naming it",
     ),
     change(
