@@ -741,7 +741,7 @@ CHANGES: list[Change] = [
         "reporting/_outcomes.py",
         '        outcome, error = "ungradable", NO_EVALUATION\n',
         '        outcome, error = "fail", NO_EVALUATION\n',
-        "tests/reporting/test_report_outcomes.py tests/reporting/test_show_export.py",
+        "tests/metrics/test_outcome_guards.py tests/reporting/test_report_outcomes.py tests/reporting/test_show_export.py",
         "a unit without an evaluation is reported as a failure, not ungradable",
     ),
     change(
@@ -749,7 +749,7 @@ CHANGES: list[Change] = [
         "reporting/_outcomes.py",
         '        if ev.error is not None:\n            outcome, error = "grading_error", ev.error\n',
         '        if ev.error is not None and False:\n            outcome, error = "grading_error", ev.error\n',
-        "tests/reporting/test_report_outcomes.py tests/reporting/test_show_export.py",
+        "tests/metrics/test_outcome_guards.py tests/reporting/test_report_outcomes.py tests/reporting/test_show_export.py",
         "a failed grading is reported as pass / fail",
     ),
     change(
@@ -757,7 +757,7 @@ CHANGES: list[Change] = [
         "reporting/_outcomes.py",
         "        cost = None if spent.unpriced else spent.cost\n",
         "        cost = spent.cost\n",
-        "tests/reporting/test_report_outcomes.py tests/reporting/test_show_export.py",
+        "tests/metrics/test_outcome_guards.py tests/reporting/test_report_outcomes.py tests/reporting/test_show_export.py",
         "an unpriced unit shows a cost (of 0) instead of none",
     ),
     change(
@@ -765,7 +765,7 @@ CHANGES: list[Change] = [
         "reporting/_outcomes.py",
         '        if record.status != "done" or sim is None:\n            continue\n',
         "        if sim is None:\n            continue\n",
-        "tests/reporting/test_report_outcomes.py tests/reporting/test_show_export.py",
+        "tests/metrics/test_outcome_guards.py tests/reporting/test_report_outcomes.py tests/reporting/test_show_export.py",
         "tool errors of unfinished units are counted in the report",
     ),
     change(
