@@ -486,7 +486,7 @@ CHANGES: list[Change] = [
         "travel/loader.py",
         'data["language"] = "zh" if _CJK.search(text) else "en"',
         'data["language"] = "zh"',
-        "tests/travel/test_loader_travel.py tests/travel/test_row_language.py",
+        "tests/travel/test_loader_guards.py tests/travel/test_loader_travel.py tests/travel/test_row_language.py",
         "a row without a language in English is taken for Chinese",
     ),
     change(
@@ -494,7 +494,7 @@ CHANGES: list[Change] = [
         "travel/loader.py",
         '    if row.get("user_profile"):\n        return "multi"\n',
         "",
-        "tests/travel/test_loader_travel.py tests/travel/test_row_language.py",
+        "tests/travel/test_loader_guards.py tests/travel/test_loader_travel.py tests/travel/test_row_language.py",
         "a row with a user profile is no longer a multi-turn task",
     ),
     change(
@@ -502,7 +502,7 @@ CHANGES: list[Change] = [
         "travel/loader.py",
         'if isinstance(row.get("query"), str) and not row["query"].strip():',
         'if isinstance(row.get("query"), str) and not row["query"]:',
-        "tests/travel/test_loader_travel.py tests/travel/test_row_language.py",
+        "tests/travel/test_loader_guards.py tests/travel/test_loader_travel.py tests/travel/test_row_language.py",
         "a whitespace-only query is accepted",
     ),
     change(
@@ -692,7 +692,7 @@ CHANGES: list[Change] = [
         "models/_convert.py",
         "        arguments = json.dumps(arguments, ensure_ascii=False)",
         "        arguments = str(arguments)",
-        "tests/models/test_completion_parsing.py tests/models/test_wire.py tests/models/test_openai_model.py",
+        "tests/models/test_completion_parsing.py tests/models/test_wire.py tests/models/test_fail_fast.py tests/models/test_openai_model.py",
         "tool-call arguments sent as an object become Python repr, not JSON",
     ),
     change(
@@ -700,7 +700,7 @@ CHANGES: list[Change] = [
         "models/_convert.py",
         '    if arguments is None:\n        arguments = "{}"\n',
         '    if arguments is None:\n        arguments = ""\n',
-        "tests/models/test_completion_parsing.py tests/models/test_wire.py tests/models/test_openai_model.py",
+        "tests/models/test_completion_parsing.py tests/models/test_wire.py tests/models/test_fail_fast.py tests/models/test_openai_model.py",
         "a tool call without arguments gets an empty string",
     ),
     change(
@@ -708,7 +708,7 @@ CHANGES: list[Change] = [
         "models/_convert.py",
         'id=str(call_id) if call_id else f"call_{index}",',
         'id=str(call_id) if call_id else "call",',
-        "tests/models/test_completion_parsing.py tests/models/test_wire.py tests/models/test_openai_model.py",
+        "tests/models/test_completion_parsing.py tests/models/test_wire.py tests/models/test_fail_fast.py tests/models/test_openai_model.py",
         "tool calls without ids all get one id (results cannot be matched)",
     ),
     change(
@@ -716,7 +716,7 @@ CHANGES: list[Change] = [
         "models/_convert.py",
         '        out["content"] = message.content or None\n',
         '        out["content"] = message.content\n',
-        "tests/models/test_completion_parsing.py tests/models/test_wire.py tests/models/test_openai_model.py",
+        "tests/models/test_completion_parsing.py tests/models/test_wire.py tests/models/test_fail_fast.py tests/models/test_openai_model.py",
         'an assistant message with tool calls sends content "" instead of null',
     ),
     change(
@@ -724,7 +724,7 @@ CHANGES: list[Change] = [
         "models/_convert.py",
         '    if message.reasoning is not None:\n        out["reasoning_content"] = message.reasoning\n',
         "",
-        "tests/models/test_completion_parsing.py tests/models/test_wire.py tests/models/test_openai_model.py",
+        "tests/models/test_completion_parsing.py tests/models/test_wire.py tests/models/test_fail_fast.py tests/models/test_openai_model.py",
         "the model's reasoning is not sent back to the provider",
     ),
     change(
@@ -732,7 +732,7 @@ CHANGES: list[Change] = [
         "models/_convert.py",
         'if finish_reason == "content_filter" and not content.strip() and not raw_calls:',
         'if finish_reason == "content_filter" and not content.strip() and not raw_calls and False:',
-        "tests/models/test_completion_parsing.py tests/models/test_wire.py tests/models/test_openai_model.py",
+        "tests/models/test_completion_parsing.py tests/models/test_wire.py tests/models/test_fail_fast.py tests/models/test_openai_model.py",
         "an answer stopped by a content filter is an empty reply, not a rejection",
     ),
     # ---- reporting numbers ----------------------------------------------------------------------
