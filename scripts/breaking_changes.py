@@ -251,7 +251,7 @@ CHANGES: list[Change] = [
         "runner/_store.py",
         "_FINAL = (UnitStatus.DONE, UnitStatus.REJECTED)",
         "_FINAL = (UnitStatus.DONE,)",
-        "tests/runner/test_run_store.py tests/runner/test_run_store_columns.py tests/runner/test_run_resume_rules.py tests/runner/test_config_differences.py",
+        "tests/runner/test_run_store.py tests/runner/test_run_store_columns.py tests/runner/test_run_resume_rules.py tests/runner/test_run_failures.py tests/runner/test_config_differences.py",
         "a rejected unit is run again on resume",
     ),
     change(
@@ -260,7 +260,7 @@ CHANGES: list[Change] = [
         "        if len({(u.task_id, u.trial) for u in wanted}) != len(wanted):\n"
         '            raise ValueError("pending_units: duplicate (task_id, trial) units")\n',
         "",
-        "tests/runner/test_run_store.py tests/runner/test_run_store_columns.py tests/runner/test_run_resume_rules.py tests/runner/test_config_differences.py",
+        "tests/runner/test_run_store.py tests/runner/test_run_store_columns.py tests/runner/test_run_resume_rules.py tests/runner/test_run_failures.py tests/runner/test_config_differences.py",
         "duplicate units are registered silently (a unit could run twice)",
     ),
     change(
@@ -268,7 +268,7 @@ CHANGES: list[Change] = [
         "runner/_store.py",
         "        if reseeded:\n            raise ConfigChangedError(",
         "        if reseeded and False:\n            raise ConfigChangedError(",
-        "tests/runner/test_run_store.py tests/runner/test_run_store_columns.py tests/runner/test_run_resume_rules.py tests/runner/test_config_differences.py",
+        "tests/runner/test_run_store.py tests/runner/test_run_store_columns.py tests/runner/test_run_resume_rules.py tests/runner/test_run_failures.py tests/runner/test_config_differences.py",
         "a resume with other per-unit seeds continues the old run",
     ),
     change(
@@ -276,7 +276,7 @@ CHANGES: list[Change] = [
         "runner/_store.py",
         "if stored.schema_version > SCHEMA_VERSION:",
         "if stored.schema_version > SCHEMA_VERSION + 1:",
-        "tests/runner/test_run_store.py tests/runner/test_run_store_columns.py tests/runner/test_run_resume_rules.py tests/runner/test_config_differences.py",
+        "tests/runner/test_run_store.py tests/runner/test_run_store_columns.py tests/runner/test_run_resume_rules.py tests/runner/test_run_failures.py tests/runner/test_config_differences.py",
         "a store written by a newer lifebench is opened anyway",
     ),
     change(
@@ -284,7 +284,7 @@ CHANGES: list[Change] = [
         "runner/_store.py",
         "        if removed:\n            problems.append(",
         "        if removed and False:\n            problems.append(",
-        "tests/runner/test_run_store.py tests/runner/test_run_store_columns.py tests/runner/test_run_resume_rules.py tests/runner/test_config_differences.py",
+        "tests/runner/test_run_store.py tests/runner/test_run_store_columns.py tests/runner/test_run_resume_rules.py tests/runner/test_run_failures.py tests/runner/test_config_differences.py",
         "a resume with tasks missing from the file continues silently",
     ),
     change(
@@ -292,7 +292,7 @@ CHANGES: list[Change] = [
         "runner/_store.py",
         "        if changed:\n            problems.append(",
         "        if changed and False:\n            problems.append(",
-        "tests/runner/test_run_store.py tests/runner/test_run_store_columns.py tests/runner/test_run_resume_rules.py tests/runner/test_config_differences.py",
+        "tests/runner/test_run_store.py tests/runner/test_run_store_columns.py tests/runner/test_run_resume_rules.py tests/runner/test_run_failures.py tests/runner/test_config_differences.py",
         "a resume with changed task content continues silently",
     ),
     change(
@@ -300,7 +300,7 @@ CHANGES: list[Change] = [
         "runner/_store.py",
         '            if unknown:\n                raise ValueError(f"units refer to tasks',
         '            if unknown and False:\n                raise ValueError(f"units refer to tasks',
-        "tests/runner/test_run_store.py tests/runner/test_run_store_columns.py tests/runner/test_run_resume_rules.py tests/runner/test_config_differences.py",
+        "tests/runner/test_run_store.py tests/runner/test_run_store_columns.py tests/runner/test_run_resume_rules.py tests/runner/test_run_failures.py tests/runner/test_config_differences.py",
         "units of tasks the store does not know are registered",
     ),
     # ---- metrics / reported numbers ---------------------------------------------------------
