@@ -890,6 +890,18 @@ def _run_tests(tree: Path, c: Change, timeout: float) -> tuple[str, str]:
     return f"error (pytest exit {done.returncode})", tail
 
 
+def _caught_in(outputs: list[str]) -> set[str]:
+    """The ids of the changes an earlier run's output says were caught (the last verdict wins)."""
+    verdicts: dict[str, str] = {}
+    for output in outputs:
+        for line in Path(output).read_text(encoding="utf-8").splitlines():
+            verdict, _, rest = line.partition("  ")
+            change_id = rest.strip().partition(":")[0]
+            if change_id:
+                verdicts[change_id] = verdict.strip()
+    return {i for i, v in verdicts.items() if v == "caught"}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("prefix", nargs="*", help="run only the changes whose id starts so")
@@ -900,8 +912,16 @@ def main() -> int:
     parser.add_argument(
         "--shard", default="1/1", help="K/N: every N-th change from the K-th (parallel runs)"
     )
+    parser.add_argument(
+        "--resume",
+        nargs="+",
+        default=[],
+        metavar="OUTPUT",
+        help="outputs of earlier runs: changes caught there are counted without running again",
+    )
     args = parser.parse_args()
     k, n = (int(x) for x in args.shard.split("/"))
+    caught_before = _caught_in(args.resume)
     chosen = [c for c in CHANGES if not args.prefix or c.id.startswith(tuple(args.prefix))]
     chosen = chosen[k - 1 :: n]
     ids = [c.id for c in CHANGES]
@@ -918,6 +938,10 @@ def main() -> int:
         tree = Path(scratch)
         _copy_tree(tree)
         for c in chosen:
+            if c.id in caught_before and not args.check:
+                counts["caught"] += 1
+                print(f"{'caught':11} {c.id}: {c.what} [earlier run]", flush=True)
+                continue
             original = _apply(tree, c)
             if original is None:
                 counts["stale"] += 1
