@@ -535,7 +535,7 @@ CHANGES: list[Change] = [
         "vita/domains/delivery.py",
         "        if distance < 0:\n",
         "        if distance < -1:\n",
-        "tests/vita/test_delivery_tools.py tests/vita/test_tool_leniency.py tests/vita/test_cross.py",
+        "tests/vita/test_delivery_tool_guards.py tests/vita/test_delivery_tools.py tests/vita/test_tool_leniency.py tests/vita/test_cross.py",
         "a negative delivery distance gives a time instead of a precondition error",
     ),
     change(
@@ -543,7 +543,7 @@ CHANGES: list[Change] = [
         "vita/domains/delivery.py",
         "if any(c <= 0 for c in product_cnts):",
         "if any(c < 0 for c in product_cnts):",
-        "tests/vita/test_delivery_tools.py tests/vita/test_tool_leniency.py tests/vita/test_cross.py",
+        "tests/vita/test_delivery_tool_guards.py tests/vita/test_delivery_tools.py tests/vita/test_tool_leniency.py tests/vita/test_cross.py",
         "an order line with count 0 is accepted",
     ),
     change(
@@ -551,7 +551,7 @@ CHANGES: list[Change] = [
         "vita/domains/delivery.py",
         "        if len(product_cnts) != n:\n",
         "        if len(product_cnts) < n:\n",
-        "tests/vita/test_delivery_tools.py tests/vita/test_tool_leniency.py tests/vita/test_cross.py",
+        "tests/vita/test_delivery_tool_guards.py tests/vita/test_delivery_tools.py tests/vita/test_tool_leniency.py tests/vita/test_cross.py",
         "more counts than products is accepted",
     ),
     change(
@@ -559,7 +559,7 @@ CHANGES: list[Change] = [
         "vita/domains/delivery.py",
         "        if dispatch < self.now:\n",
         "        if dispatch < self.now and False:\n",
-        "tests/vita/test_delivery_tools.py tests/vita/test_tool_leniency.py tests/vita/test_cross.py",
+        "tests/vita/test_delivery_tool_guards.py tests/vita/test_delivery_tools.py tests/vita/test_tool_leniency.py tests/vita/test_cross.py",
         "an order dispatched in the past is accepted",
     ),
     change(
@@ -567,7 +567,7 @@ CHANGES: list[Change] = [
         "vita/domains/delivery.py",
         "        if order.user_id != self.db.user_id:\n",
         "        if order.user_id != self.db.user_id and False:\n",
-        "tests/vita/test_delivery_tools.py tests/vita/test_tool_leniency.py tests/vita/test_cross.py",
+        "tests/vita/test_delivery_tool_guards.py tests/vita/test_delivery_tools.py tests/vita/test_tool_leniency.py tests/vita/test_cross.py",
         "another user's order can be read and changed",
     ),
     change(
@@ -575,7 +575,7 @@ CHANGES: list[Change] = [
         "vita/domains/common.py",
         "        if range < 0:\n",
         "        if range < -1:\n",
-        "tests/vita/test_delivery_tools.py tests/vita/test_tool_leniency.py tests/vita/test_cross.py",
+        "tests/vita/test_delivery_tool_guards.py tests/vita/test_delivery_tools.py tests/vita/test_tool_leniency.py tests/vita/test_cross.py",
         "a negative search radius is accepted",
     ),
     # ---- workers / scheduler: exactly-once, bounds -------------------------------------------

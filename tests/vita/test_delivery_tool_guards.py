@@ -58,3 +58,26 @@ async def test_a_negative_distance_is_refused_with_its_reason(env: DeliveryEnvir
     outcome = await call(env, "delivery_distance_to_time", distance=-0.5)
     assert (outcome.error, outcome.error_kind) == (True, "precondition")
     assert outcome.content == "distance must be a non-negative number of metres."
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        (
+            {"product_cnts": [2, 1, 1]},
+            "product_cnts has 3 items but product_ids has 2; they must be aligned.",
+        ),
+        (
+            {"attributes": ["Mild Spicy", "", ""]},
+            'attributes has 3 items but product_ids has 2; give one attribute per product ("" '
+            "for none).",
+        ),
+    ],
+    ids=["more-counts", "more-attributes"],
+)
+async def test_lists_longer_than_the_products_are_refused(
+    env: DeliveryEnvironment, overrides: dict[str, object], message: str
+) -> None:
+    outcome = await create(env, **overrides)
+    assert (outcome.error, outcome.error_kind, outcome.content) == (True, "precondition", message)
+    assert env.created_order_ids == ()
