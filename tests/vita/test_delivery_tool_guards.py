@@ -81,3 +81,15 @@ async def test_lists_longer_than_the_products_are_refused(
     outcome = await create(env, **overrides)
     assert (outcome.error, outcome.error_kind, outcome.content) == (True, "precondition", message)
     assert env.created_order_ids == ()
+
+
+@pytest.mark.parametrize("radius", [-0.5, -1.0, -1000.0])
+async def test_a_negative_search_radius_is_refused(env: DeliveryEnvironment, radius: float) -> None:
+    outcome = await call(env, "get_nearby", longitude=102.7, latitude=25.06, range=radius)
+    assert (outcome.error, outcome.error_kind) == (True, "precondition")
+    assert outcome.content == "range must be a non-negative number of metres."
+
+
+async def test_a_zero_search_radius_is_allowed(env: DeliveryEnvironment) -> None:
+    outcome = await call(env, "get_nearby", longitude=102.7, latitude=25.06, range=0.0)
+    assert not outcome.error, outcome.content
