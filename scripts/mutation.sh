@@ -13,7 +13,9 @@
 # Every mutant is run against the tests that cover it (the whole suite is the candidate set), one
 # mutant at a time by default: MUTATION_JOBS=2 runs two in parallel. Then every mutant whose
 # tests timed out or could not be judged (worker error, no test selected) is run once more in a
-# fresh process and classified by that run. The run ends with a table per module, one line per
+# fresh process and classified by that run. MUTATION_TESTS="tests/runner ..." restricts the
+# tests mutmut runs (quicker; the score is then a lower bound). Methods decorated with @tool are
+# mutated too (scripts/mutmut_run.py). The run ends with a table per module, one line per
 # module and a total:
 #   mutation PATH killed=K survived=S equivalent=E timeout=T error=R not_run=N score=P
 # with P = K / (K + S) in percent; a kill is a test that ran and failed. The exit status is not 0
@@ -23,6 +25,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python}
 JOBS=${MUTATION_JOBS:-1}
+NICE=${MUTATION_NICE:-10}
 RUN=1
 if [[ ${1:-} == --report ]]; then
     RUN=0
@@ -86,9 +89,11 @@ report=(scripts/mutation_report.py)
 if ((RUN)); then
     # One mutmut run for every module: one clean test run and one fork server for them all.
     echo "== mutmut: ${all_modules[*]}" >&2
-    if ! nice -n 10 "$PYTHON" -m mutmut run --max-children "$JOBS" "${patterns[@]}" >&2; then
+    # scripts/mutmut_run.py: mutmut that also mutates @tool methods; MUTATION_TESTS restricts
+    # the tests it runs (a lower bound).
+    if ! nice -n "$NICE" "$PYTHON" scripts/mutmut_run.py run --max-children "$JOBS" "${patterns[@]}" >&2; then
         echo "mutation.sh: mutmut failed (no mutants there, or the clean tests fail)" >&2
     fi
     report+=(--rerun)
 fi
-exec nice -n 10 "$PYTHON" "${report[@]}" "${all_modules[@]}"
+exec nice -n "$NICE" "$PYTHON" "${report[@]}" "${all_modules[@]}"
