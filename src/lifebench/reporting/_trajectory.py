@@ -85,10 +85,23 @@ class BasisView(_Frozen):
 class StateChange(_Frozen):
     """A difference between the initial and the final environment state."""
 
-    path: str = Field(description="Dotted path of the value (keys as stored).")
+    path: str = Field(
+        description="Path of the value: keys as stored joined by dots, ``[i]`` for the i-th "
+        "element of an array (0-based)."
+    )
     kind: str = Field(description="added, removed or changed.")
     before: str | None = Field(None, description="Compact JSON before (None when added).")
     after: str | None = Field(None, description="Compact JSON after (None when removed).")
+    leaf: str = Field(
+        "",
+        description="The last step of ``path`` (a key, or ``[i]`` for an array element): what "
+        "changed, highlighted by the views; ``path`` ends with it.",
+    )
+
+    @property
+    def parent(self) -> str:
+        """``path`` without its last step (where the change is)."""
+        return self.path[: len(self.path) - len(self.leaf)] if self.leaf else self.path
 
 
 class TrajectoryView(_Frozen):
@@ -167,22 +180,69 @@ def _compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
-def _diff(path: str, before: Any, after: Any, out: list[StateChange]) -> None:
+# DeepDiff report types → our kinds (JSON data has no sets or attributes).
+_KINDS = {
+    "values_changed": "changed",
+    "type_changes": "changed",
+    "dictionary_item_added": "added",
+    "iterable_item_added": "added",
+    "dictionary_item_removed": "removed",
+    "iterable_item_removed": "removed",
+}
+
+
+def _path_text(parts: Sequence[Any]) -> str:
+    """``orders.O1.products[0].name`` from ``['orders', 'O1', 'products', 0, 'name']``."""
+    out = ""
+    for part in parts:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out
+
+
+def _path_key(parts: Sequence[Any]) -> tuple[tuple[int, int, str], ...]:
+    """Sort key of a path: indices in numeric order, keys as text."""
+    return tuple((0, p, "") if isinstance(p, int) else (1, 0, str(p)) for p in parts)
+
+
+def changed_leaves(before: Any, after: Any, prefix: Sequence[Any] = ()) -> list[StateChange]:
+    """The differences between two JSON values as changed leaves only (computed by DeepDiff):
+    a changed field of a record is one change at that field's path, an element added to or
+    removed from an array is one change at that element's index, numbers compare by value
+    (``598`` equals ``598.0``), and a key that is absent on one side and null on the other is
+    no change (a record dumped with its unset fields is the record it was)."""
+    from deepdiff import DeepDiff
+
     if before == after:
-        return
-    if isinstance(before, Mapping) and isinstance(after, Mapping):
-        for key in sorted(set(before) | set(after), key=str):
-            sub = f"{path}.{key}" if path else str(key)
-            if key not in before:
-                out.append(StateChange(path=sub, kind="added", after=_compact(after[key])))
-            elif key not in after:
-                out.append(StateChange(path=sub, kind="removed", before=_compact(before[key])))
-            else:
-                _diff(sub, before[key], after[key], out)
-        return
-    out.append(
-        StateChange(path=path, kind="changed", before=_compact(before), after=_compact(after))
-    )
+        return []
+    diff = DeepDiff(before, after, ignore_numeric_type_changes=True, verbose_level=2)
+    found: list[tuple[list[Any], StateChange]] = []
+    for report_type, nodes in diff.tree.items():
+        kind = _KINDS.get(report_type)
+        if kind is None:  # pragma: no cover - JSON values have no sets or attributes
+            raise ValueError(f"unexpected difference in JSON data: {report_type}")
+        for node in nodes:
+            parts = [*prefix, *node.path(output_format="list")]
+            if report_type.startswith("dictionary_item") and (
+                (node.t2 if kind == "added" else node.t1) is None
+            ):
+                continue  # absent on one side, null on the other
+            found.append(
+                (
+                    parts,
+                    StateChange(
+                        path=_path_text(parts),
+                        kind=kind,
+                        before=None if kind == "added" else _compact(node.t1),
+                        after=None if kind == "removed" else _compact(node.t2),
+                        leaf=_path_text(parts[-1:]) if parts else "",
+                    ),
+                )
+            )
+    found.sort(key=lambda item: _path_key(item[0]))
+    return [change for _, change in found]
 
 
 def initial_state(task_json: str | None, final_state: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -209,13 +269,16 @@ def state_changes(
     initial: Mapping[str, Any], final: Mapping[str, Any]
 ) -> tuple[list[StateChange], str]:
     """Differences for the keys of the final snapshot (a snapshot may hold only part of the
-    state, so keys it lacks are not reported as removed). Returns (changes, note)."""
+    state, so keys it lacks are not reported as removed), as changed leaves only (see
+    :func:`changed_leaves`). Returns (changes, note)."""
     out: list[StateChange] = []
     for key in sorted(final, key=str):
         if key in initial:
-            _diff(str(key), initial[key], final[key], out)
-        else:
-            out.append(StateChange(path=str(key), kind="added", after=_compact(final[key])))
+            out.extend(changed_leaves(initial[key], final[key], (key,)))
+        elif final[key] is not None:
+            out.append(
+                StateChange(path=str(key), kind="added", after=_compact(final[key]), leaf=str(key))
+            )
     note = ""
     if len(out) > MAX_STATE_CHANGES:
         note = f"{len(out) - MAX_STATE_CHANGES} more changes not shown"
