@@ -365,3 +365,62 @@ def test_the_html_report_of_an_offline_run_opens_with_no_network(
     assert page.locator("main img").count() == 0
     watch.clean()
     page.close()
+
+
+@pytest.fixture(scope="module")
+def large_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A 517-unit run (47 tasks × 11 trials)."""
+    from reporting_fakes import build_large_run
+
+    runs = [build_large_run(tmp_path_factory.mktemp("large") / "run")]
+    with serving(runs, "--poll", "0.5") as (url, process):
+        yield Server(url, runs, process)
+
+
+def test_a_517_unit_run_is_paged_sorted_filtered_and_searched(
+    context: Any, large_server: Server
+) -> None:
+    page, watch = _page(context)
+    page.goto(large_server.url)
+    rows = page.locator("#sims tbody tr")
+    assert rows.count() == 50
+    # one page of rows, not a 21,000 px page
+    height = page.evaluate("document.documentElement.scrollHeight")
+    assert height < 4000, height
+    assert page.locator("#pager-top .range").inner_text() == "1–50"
+    assert page.locator("#pager-top .matched").inner_text() == "517"
+    with page.expect_navigation():
+        page.click("#pager-top a[rel=next]")
+    assert page.locator("#pager-top .range").inner_text() == "51–100"
+    assert page.locator("#sims tbody tr").first.locator("td").nth(2).inner_text().startswith("L5")
+    # sort by reward, lowest first, then reversed by a second click
+    with page.expect_navigation():
+        page.click("#sims thead a[data-sort=reward]")
+    assert page.locator("#pager-top .range").inner_text() == "1–50"  # a new order: page 1
+    assert set(page.locator("#sims tbody .badge").all_inner_texts()) == {"fail"}
+    with page.expect_navigation():
+        page.click("#sims thead a[data-sort=reward]")
+    assert set(page.locator("#sims tbody .badge").all_inner_texts()) == {"pass"}
+    # not passed only (submits on change), keeping the order
+    with page.expect_navigation():
+        page.check('input[name="failed"]')
+    failing = sum(1 for i in range(1, 48) for k in range(11) if (i + k) % 3 == 0)
+    assert page.locator("#pager-top .matched").inner_text() == str(failing)
+    assert set(page.locator("#sims tbody .badge").all_inner_texts()) == {"fail"}
+    # a tag from the tasks' own fields, then a search inside it
+    with page.expect_navigation():
+        page.select_option('select[name="tag"]', "类别=外卖")
+    tagged = page.locator("#sims tbody tr")
+    assert tagged.count() > 0
+    assert all("类别=外卖" in t for t in tagged.all_inner_texts())
+    page.fill('input[name="q"]', "L45")
+    with page.expect_navigation():
+        page.click('button[type="submit"]')
+    cells = page.locator("#sims tbody tr td:nth-child(3) a").all_inner_texts()
+    assert set(cells) == {"L45"} and len(cells) == 4  # trials 0, 3, 6 and 9 fail
+    # the live update keeps the page as it is (same rows after a poll)
+    with page.expect_response(lambda r: "/api/status" in r.url and r.ok):
+        pass
+    assert set(page.locator("#sims tbody tr td:nth-child(3) a").all_inner_texts()) == {"L45"}
+    watch.clean()
+    page.close()
