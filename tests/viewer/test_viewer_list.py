@@ -82,7 +82,9 @@ def test_the_list_is_paged_and_every_unit_is_on_exactly_one_page(client: TestCli
     seen = [u for n in range(1, first["pages"] + 1) for u in _ids(_status(client, page=str(n)))]
     assert len(seen) == total and len(set(seen)) == total
     # past the end: the last page; nonsense: the first; another page size
-    assert _status(client, page="99")["page"] == 11 and len(_status(client, page="99")["rows"]) == 17
+    assert (
+        _status(client, page="99")["page"] == 11 and len(_status(client, page="99")["rows"]) == 17
+    )
     assert _status(client, page="x")["page"] == 1
     assert len(_status(client, per="500")["rows"]) == 500
     assert _status(client, per="7")["per"] == DEFAULT_PAGE_SIZE  # not an offered size
