@@ -76,6 +76,24 @@ class RunReport:
         """The largest k the run supports (fewest scored trials of any task)."""
         return self.report.max_k
 
+    @property
+    def evaluator(self) -> str:
+        """The evaluator that graded the numbers shown — the latest grading's (after ``eval
+        --evaluator both`` that is ``both``, not the run's ``state``; ``mixed`` when the stored
+        evaluations come from different gradings) —, with its judge model's name."""
+        grading = self.report.grading
+        source = grading if grading.get("parts") else self.config
+        name = str(source.get("evaluator") or "?")
+        judge = source.get("judge_model")
+        return f"{name} · {str(judge).split('@')[0]}" if judge else name
+
+    @property
+    def bases(self) -> list[str]:
+        """The bases whose product is the reward, as the latest grading defined it."""
+        grading = self.report.grading
+        source = grading if grading.get("parts") else self.config
+        return [str(b) for b in source.get("bases") or []]
+
 
 def _criteria_counts(records: Sequence[Any]) -> dict[str, int]:
     """Per task: the most criteria its reward bases checked in any scored trial."""
