@@ -367,6 +367,49 @@ def test_the_html_report_of_an_offline_run_opens_with_no_network(
     page.close()
 
 
+_OVERLAPS = """
+() => {
+  const out = [];
+  for (const svg of document.querySelectorAll("figure.chart svg")) {
+    const boxes = Array.from(svg.querySelectorAll("text")).map((t) => [t, t.getBoundingClientRect()]);
+    for (let i = 0; i < boxes.length; i++) {
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [ta, a] = boxes[i], [tb, b] = boxes[j];
+        if (ta.hasAttribute("transform") || tb.hasAttribute("transform")) continue;
+        if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) {
+          out.push(svg.closest("figure").id + ": " + ta.textContent + " / " + tb.textContent);
+        }
+      }
+    }
+  }
+  return out;
+}
+"""
+
+
+def test_report_charts_span_the_page_show_zero_bars_and_no_label_overlaps(
+    context: Any, server: Server
+) -> None:
+    page, watch = _page(context)
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.goto(f"{server.url}report")
+    page.wait_for_load_state("networkidle")
+    main = page.locator("main").evaluate("m => m.clientWidth - 48")  # less its padding
+    widths = page.locator("figure.chart svg").evaluate_all(
+        "svgs => svgs.map(s => s.getBoundingClientRect().width)"
+    )
+    assert len(widths) >= 6 and all(w >= 0.95 * main for w in widths), (main, widths)
+    assert main > 1200
+    assert page.evaluate(_OVERLAPS) == []
+    # the offline run made no tool error: its bar is a visible marker, with its value
+    zero = page.locator("#chart-tool-errors rect.zero")
+    assert zero.count() >= 1
+    assert zero.first.evaluate("r => r.getBoundingClientRect().height") >= 1.5
+    assert "0%" in page.locator("#chart-tool-errors text.value").all_text_contents()
+    watch.clean()
+    page.close()
+
+
 @pytest.fixture(scope="module")
 def large_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """A 517-unit run (47 tasks × 11 trials)."""
