@@ -151,8 +151,17 @@ def test_inside_arrays_only_the_changed_element_or_field_is_reported() -> None:
         ("orders.A.products[1].qty", "changed", "2", "5", "qty", "orders.A.products[1]."),
         ("orders.A.tags[3]", "added", None, '"d"', "[3]", "orders.A.tags"),
     ]
-    removed, _ = state_changes({"ids": [1, 2, 3]}, {"ids": [1, 3]})
-    assert [(c.path, c.kind, c.before) for c in removed] == [("ids[1]", "removed", "2")]
+    # arrays are compared position by position
+    removed, _ = state_changes({"ids": [1, 2, 3]}, {"ids": [1, 2]})
+    assert [(c.path, c.kind, c.before) for c in removed] == [("ids[2]", "removed", "3")]
+    shifted, _ = state_changes({"ids": [1, 2, 3]}, {"ids": [1, 3]})
+    assert [(c.path, c.kind, c.before, c.after) for c in shifted] == [
+        ("ids[1]", "changed", "2", "3"),
+        ("ids[2]", "removed", "3", None),
+    ]
+    # a null element is an element (only a record's null field equals its absence)
+    nulls, _ = state_changes({"ids": [1]}, {"ids": [1, None]})
+    assert [(c.path, c.kind, c.after) for c in nulls] == [("ids[1]", "added", "null")]
 
 
 def test_show_and_view_highlight_the_changed_leaf(run_dir: Path) -> None:

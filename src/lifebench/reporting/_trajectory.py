@@ -180,17 +180,6 @@ def _compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
-# DeepDiff report types → our kinds (JSON data has no sets or attributes).
-_KINDS = {
-    "values_changed": "changed",
-    "type_changes": "changed",
-    "dictionary_item_added": "added",
-    "iterable_item_added": "added",
-    "dictionary_item_removed": "removed",
-    "iterable_item_removed": "removed",
-}
-
-
 def _path_text(parts: Sequence[Any]) -> str:
     """``orders.O1.products[0].name`` from ``['orders', 'O1', 'products', 0, 'name']``."""
     out = ""
@@ -207,40 +196,52 @@ def _path_key(parts: Sequence[Any]) -> tuple[tuple[int, int, str], ...]:
     return tuple((0, p, "") if isinstance(p, int) else (1, 0, str(p)) for p in parts)
 
 
+def _container(value: Any, parts: Sequence[Any]) -> Any:
+    """The value at ``parts`` inside ``value``."""
+    for part in parts:
+        value = value[part]
+    return value
+
+
 def changed_leaves(before: Any, after: Any, prefix: Sequence[Any] = ()) -> list[StateChange]:
-    """The differences between two JSON values as changed leaves only (computed by DeepDiff):
-    a changed field of a record is one change at that field's path, an element added to or
-    removed from an array is one change at that element's index, numbers compare by value
-    (``598`` equals ``598.0``), and a key that is absent on one side and null on the other is
-    no change (a record dumped with its unset fields is the record it was)."""
-    from deepdiff import DeepDiff
+    """The differences between two JSON values as changed leaves only (computed by
+    dictdiffer): a changed field of a record is one change at that field's path, an array
+    element that changed, was added or was removed is one change at its index (arrays are
+    compared position by position), numbers compare by value (``598`` equals ``598.0``), and
+    a key that is absent on one side and null on the other is no change (a record dumped
+    with its unset fields is the record it was)."""
+    import dictdiffer
 
     if before == after:
         return []
-    diff = DeepDiff(before, after, ignore_numeric_type_changes=True, verbose_level=2)
     found: list[tuple[list[Any], StateChange]] = []
-    for report_type, nodes in diff.tree.items():
-        kind = _KINDS.get(report_type)
-        if kind is None:  # pragma: no cover - JSON values have no sets or attributes
-            raise ValueError(f"unexpected difference in JSON data: {report_type}")
-        for node in nodes:
-            parts = [*prefix, *node.path(output_format="list")]
-            if report_type.startswith("dictionary_item") and (
-                (node.t2 if kind == "added" else node.t1) is None
-            ):
-                continue  # absent on one side, null on the other
-            found.append(
-                (
-                    parts,
-                    StateChange(
-                        path=_path_text(parts),
-                        kind=kind,
-                        before=None if kind == "added" else _compact(node.t1),
-                        after=None if kind == "removed" else _compact(node.t2),
-                        leaf=_path_text(parts[-1:]) if parts else "",
-                    ),
-                )
+    for kind, path, detail in dictdiffer.diff(before, after, expand=True, dot_notation=False):
+        where = list(path)
+        if kind == "change":
+            old, new = detail
+            parts = [*prefix, *where]
+            change = StateChange(
+                path=_path_text(parts),
+                kind="changed",
+                before=_compact(old),
+                after=_compact(new),
+                leaf=_path_text(parts[-1:]),
             )
+        else:
+            ((key, value),) = detail
+            holder = _container(after if kind == "add" else before, where)
+            if value is None and isinstance(holder, Mapping):
+                continue  # absent on one side, null on the other
+            parts = [*prefix, *where, key]
+            added = kind == "add"
+            change = StateChange(
+                path=_path_text(parts),
+                kind="added" if added else "removed",
+                before=None if added else _compact(value),
+                after=_compact(value) if added else None,
+                leaf=_path_text(parts[-1:]),
+            )
+        found.append((parts, change))
     found.sort(key=lambda item: _path_key(item[0]))
     return [change for _, change in found]
 
