@@ -6,13 +6,14 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from lifebench.reporting._load import RunData
 from lifebench.reporting._outcomes import UnitSummary, tool_error_kinds, unit_summaries
 from lifebench.reporting._report import Report, build_report
+from lifebench.reporting._trajectory import StateChange, unit_state_changes
 from lifebench.runner._provenance import Difference, RunFacts, compare_facts
 
 
@@ -45,6 +46,8 @@ class RunReport:
     complexity: list[ComplexityBucket]
     facts: RunFacts | None = None
     """What :func:`lifebench.runner.comparability` compares (None: not read)."""
+    state_changes: dict[tuple[str, int], list[StateChange]] = field(default_factory=dict)
+    """(task id, trial) → state differences, for the graded units that failed."""
 
     @property
     def config(self) -> dict[str, Any]:
@@ -121,14 +124,23 @@ def complexity_buckets(report: Report, records: Sequence[Any]) -> list[Complexit
 def build_run_report(run: RunData, label: str) -> RunReport:
     """Report of ``run`` with its unit summaries, tool error kinds and complexity buckets."""
     report = build_report(run.records, run.config, grading=run.grading, provenance=run.provenance)
+    summaries = unit_summaries(run.records)
+    failed = {(u.task_id, u.trial) for u in summaries if u.outcome == "fail"}
+    changes = {}
+    for record in run.records:
+        if (record.task_id, record.trial) in failed:
+            found, _ = unit_state_changes(record, run.task_data.get(record.task_id))
+            if found:
+                changes[(record.task_id, record.trial)] = found
     return RunReport(
         label=label,
         run_dir=str(run.run_dir),
         report=report,
-        summaries=unit_summaries(run.records),
+        summaries=summaries,
         tool_errors=tool_error_kinds(run.records),
         complexity=complexity_buckets(report, run.records),
         facts=run.facts,
+        state_changes=changes,
     )
 
 

@@ -12,7 +12,7 @@ import hashlib
 import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from lifebench import __version__
@@ -32,6 +32,7 @@ from lifebench.reporting._report_charts import (
     turns_chart,
 )
 from lifebench.reporting._templates import environment, static_text
+from lifebench.reporting._trajectory import StateChange
 
 
 @dataclass(frozen=True)
@@ -155,6 +156,8 @@ class TaskRow:
     terminations: str
     failed: list[str]
     errors: list[str]
+    changes: list[tuple[int, list[StateChange]]] = field(default_factory=list)
+    """(trial, its state differences) of the trials that failed."""
 
 
 def task_rows(run: RunReport) -> list[TaskRow]:
@@ -182,6 +185,11 @@ def task_rows(run: RunReport) -> list[TaskRow]:
                 ),
                 failed=failed,
                 errors=errors,
+                changes=[
+                    (u.trial, run.state_changes[(task_id, u.trial)])
+                    for u in units
+                    if (task_id, u.trial) in run.state_changes
+                ],
             )
         )
     return rows

@@ -287,6 +287,22 @@ def state_changes(
     return out, note
 
 
+def unit_state_changes(
+    record: UnitRecord, task_json: str | None
+) -> tuple[list[StateChange] | None, str]:
+    """The state differences of a stored unit, from its task's initial state to its final
+    state: (changes, note); changes is None when there is no final state or no initial state
+    (the note says which keys the final state has)."""
+    sim = record.simulation
+    if sim is None or not sim.final_state:
+        return None, ""
+    initial = initial_state(task_json, sim.final_state)
+    if initial is None:
+        keys = ", ".join(sorted(map(str, sim.final_state)))
+        return None, f"the initial state is not in the stored task; final state keys: {keys}"
+    return state_changes(initial, sim.final_state)
+
+
 def trajectory_view(
     record: UnitRecord, task_json: str | None = None, transcript: Transcript | None = None
 ) -> TrajectoryView:
@@ -333,16 +349,7 @@ def trajectory_view(
                 windows=in_window.get(index, []),
             )
         messages.append(view)
-    changes: list[StateChange] | None = None
-    note = ""
-    if sim is not None and sim.final_state:
-        initial = initial_state(task_json, sim.final_state)
-        if initial is not None:
-            changes, note = state_changes(initial, sim.final_state)
-        else:
-            note = "the initial state is not in the stored task; final state keys: " + ", ".join(
-                sorted(map(str, sim.final_state))
-            )
+    changes, note = unit_state_changes(record, task_json)
     judge = Usage.zero()
     for basis in bases:
         judge = judge + basis.usage
