@@ -213,5 +213,7 @@ def test_the_tasks_of_the_report_show_the_state_differences_of_failed_trials(
     html = render_html([run])
     tasks = html.split('id="tasks"', 1)[1]
     assert "<summary>#1: 1 state difference</summary>" in tasks
-    assert "~ orders.O1.<mark>note</mark></code>: &#34;&#34; → &#34;call me&#34;" in tasks
+    assert (
+        '~ orders.O1.<span class="leaf">note</span></code>: &#34;&#34; → &#34;call me&#34;' in tasks
+    )
     assert "name" not in tasks.split("<summary>#1", 1)[1].split("</details>", 1)[0]

@@ -182,7 +182,7 @@ def test_show_and_view_highlight_the_changed_leaf(run_dir: Path) -> None:
     assert code == 0 and f"~ {change.path}: {change.before} → {change.after}" in out
     with TestClient(create_app([run_dir]), base_url="http://127.0.0.1") as client:
         page = client.get("/sim", params={"run": "0", "task": task, "trial": str(trial)}).text
-    leaf = f'<span class="where">{change.parent}</span><mark class="leaf">{change.leaf}</mark>'
+    leaf = f'<span class="where">{change.parent}</span><span class="leaf">{change.leaf}</span>'
     assert leaf in page
 
 
