@@ -23,13 +23,12 @@ KEY_PACKAGES = (
     "holidays",
     "json-repair",
     "jinja2",
-    "bm25s",
-    "cpca",
     "jsonschema",
     "pyyaml",
+    "genai-prices",
 )
 """The dependencies whose versions a run records (those that can change a result: parsing,
-matching, calendars, validation)."""
+matching, calendars, validation, prices)."""
 
 _HASH_IN_VERSION = r"\+g([0-9a-f]{7,40})\b"
 

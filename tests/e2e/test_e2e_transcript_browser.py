@@ -182,3 +182,46 @@ def test_the_judge_link_opens_its_call_and_model_markup_stays_text(
     assert page.locator("details.model-call[open]").count() == 0
     watch.clean()
     page.close()
+
+
+def test_runs_that_are_not_comparable_are_marked_with_why(
+    context: Any, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Two offline runs of the same suite and domain on different task sets: the run list
+    marks the second as not comparable with the first and says why; so does the comparison
+    page of a task they share. A third run that differs only in its seed is noted, not
+    marked."""
+    from lifebench.runner import RunStore
+
+    root = tmp_path_factory.mktemp("comparability-view")
+    runs = [root / "two", root / "three", root / "seeded"]
+    options = (["--num-tasks", "2"], ["--num-tasks", "3"], ["--num-tasks", "2", "--seed", "7"])
+    for run_dir, extra in zip(runs, options, strict=True):
+        _cli("run", "--trials", "1", "--quiet", "--out", str(run_dir), *extra)
+    with RunStore.read(runs[0]) as store:
+        task = store.results()[0].task_id
+    with serving(runs) as (url, _):
+        page, watch = _page(context)
+        page.goto(url)
+        marks = page.locator("#runs span.incomparable")
+        assert marks.count() == 1
+        assert page.locator('#runs tr[data-run="1"] span.incomparable').inner_text() == (
+            "⚠ not comparable with two"
+        )
+        assert "different task sets" in (marks.get_attribute("title") or "")
+        warning = page.locator("p.warning.comparability").inner_text()
+        assert "three is not comparable with two" in warning
+        assert "1 only in the second" in warning
+        note = page.locator("p.comparability-note").inner_text()
+        assert "seeded vs two (comparable)" in note and "seed:" in note
+        page.goto(f"{url}compare?task={task}&a=0&b=1")
+        page.wait_for_load_state("networkidle")
+        assert page.locator("section.column").count() == 2
+        shown = page.locator("p.warning.comparability").inner_text()
+        assert "these runs are not comparable" in shown and "different task sets" in shown
+        page.goto(f"{url}compare?task={task}&a=0&b=2")
+        page.wait_for_load_state("networkidle")
+        assert page.locator("p.warning.comparability").count() == 0
+        assert "seed:" in page.locator("p.comparability-note").inner_text()
+        watch.clean()
+        page.close()

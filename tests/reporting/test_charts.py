@@ -129,6 +129,7 @@ def test_unknown_parts_are_said_unknown_never_drawn_as_zero() -> None:
     chart = stacked_rows("cost", "d", rows, normalise=False, unit="$")
     texts = [m.text for m in chart.marks if m.kind == "text"]
     assert "judge: unknown · total unknown" in texts and "$0.021" in texts
+    assert "run-a" in texts and "run-b" in texts  # the labels fit their column uncut
     assert not any(t.startswith("$0.01") for t in texts)  # no partial sum shown as a total
     rects = [m for m in chart.marks if m.kind == "rect"]
     assert [m.title.split(":")[0] for m in rects] == [

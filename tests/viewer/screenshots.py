@@ -5,9 +5,9 @@ with every kind of failure) and one run of an LLM agent, user simulator and rubr
 against the loopback mock server (so that its trajectory page has a briefing and recorded
 model calls), writes their HTML report, serves the viewer, and photographs the report (its
 leaderboard and its charts), the trajectory page (its top, and its model calls with one request
-body open and a search) and the simulation list of the bundled demo run (100 tasks × 2 trials:
-sorted, with its filters and pages) with the system's chromium (Playwright,
-``executable_path``).
+body open and a search), the simulation list of the bundled demo run (100 tasks × 2 trials:
+sorted, with its filters and pages) and the comparison page of two runs that are not
+comparable with the system's chromium (Playwright, ``executable_path``).
 """
 
 from __future__ import annotations
@@ -115,6 +115,19 @@ def main() -> None:
         ]
         _cli("report", *runs, "--html", str(root / "report.html"))
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        oracle_demo = root / "oracle-demo"  # the LLM run's task, played offline
+        _cli(
+            "run",
+            "--task-set",
+            "demo",
+            "--num-tasks",
+            "1",
+            "--agent",
+            "oracle",
+            "--out",
+            str(oracle_demo),
+        )
+        runs.append(str(oracle_demo))
         command = [sys.executable, "-c", "from lifebench.cli import main; main()", "view", *runs]
         server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
         try:
@@ -147,11 +160,17 @@ def main() -> None:
                 page.wait_for_timeout(400)
                 page.locator("#call-2").evaluate("e => e.scrollIntoView()")
                 page.screenshot(path=str(DOCS / "trajectory-calls.png"))
-                page.goto(f"{url}?run=8&sort=-turns")  # the demo run: 200 units, 4 pages
+                demo = runs.index(str(root / "demo"))  # 200 units: 4 pages
+                page.goto(f"{url}?run={demo}&sort=-turns")
                 page.wait_for_load_state("load")
                 page.locator("#sims").evaluate("e => e.scrollIntoView()")
                 page.evaluate("window.scrollBy(0, -190)")  # the filters and the pager above
                 page.screenshot(path=str(DOCS / "viewer.png"))
+                # the LLM run beside the oracle on the same task: not comparable, and why
+                llm, oracle = runs.index(str(root / "llm-delivery")), runs.index(str(oracle_demo))
+                page.goto(f"{url}compare?task=LBD001_en&a={llm}&b={oracle}")
+                page.wait_for_load_state("networkidle")
+                page.screenshot(path=str(DOCS / "compare.png"))
                 ctx.close()
         finally:
             server.terminate()
@@ -162,6 +181,7 @@ def main() -> None:
         "trajectory.png",
         "trajectory-calls.png",
         "viewer.png",
+        "compare.png",
     ):
         print(DOCS / name, (DOCS / name).stat().st_size, "bytes")
 

@@ -16,8 +16,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "reporting"))
 from reporting_fakes import build_large_run, build_run
 from starlette.testclient import TestClient
 
+from lifebench._util.text import natural_key
 from lifebench.viewer import create_app
-from lifebench.viewer._data import DEFAULT_PAGE_SIZE, natural_key, task_tags
+from lifebench.viewer._data import DEFAULT_PAGE_SIZE, task_tags
 
 TASKS, TRIALS = 47, 11
 

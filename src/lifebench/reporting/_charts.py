@@ -542,13 +542,14 @@ def stacked_rows(
         for r, total in zip(rows, totals, strict=True)
     ]
     row_h, gap, top = 22.0, 10.0, 8.0
-    left = min(max(text_width(r.label) for r in rows) + 12.0, 260.0)
+    label_px = min(max(text_width(r.label) for r in rows), 248.0)
+    left = label_px + 12.0
     right = WIDTH - min(max(text_width(e) for e in ends) + 12.0, 360.0)
     height = int(top + len(rows) * (row_h + gap) + 8)
     marks: list[Mark] = []
     for i, (row, total, end) in enumerate(zip(rows, totals, ends, strict=True)):
         y = top + i * (row_h + gap)
-        label = fit_text(row.label, left - 12.0)
+        label = fit_text(row.label, label_px)
         marks.append(
             Mark(
                 "text",

@@ -401,20 +401,26 @@ def _option_differences(
     ]
 
 
+def _value_differences(
+    ca: Mapping[str, Any], cb: Mapping[str, Any], keys: Sequence[str], *, comparable: bool
+) -> list[Difference]:
+    """One difference per key of ``keys`` whose value differs (the key names the aspect)."""
+    return [
+        Difference(
+            aspect=key,
+            detail=f"{key}: {ca.get(key)} vs {cb.get(key)}",
+            a=ca.get(key),
+            b=cb.get(key),
+            comparable=comparable,
+        )
+        for key in keys
+        if ca.get(key) != cb.get(key)
+    ]
+
+
 def _config_differences(a: RunFacts, b: RunFacts) -> list[Difference]:
     ca, cb = a.config, b.config
-    out = []
-    for key in ("suite", "domain"):
-        if ca.get(key) != cb.get(key):
-            out.append(
-                Difference(
-                    aspect=key,
-                    detail=f"{key}: {ca.get(key)} vs {cb.get(key)}",
-                    a=ca.get(key),
-                    b=cb.get(key),
-                    comparable=False,
-                )
-            )
+    out = _value_differences(ca, cb, ("suite", "domain"), comparable=False)
     if ca.get("evaluator") != cb.get("evaluator") or sorted(ca.get("bases") or []) != sorted(
         cb.get("bases") or []
     ):
@@ -465,17 +471,7 @@ def _config_differences(a: RunFacts, b: RunFacts) -> list[Difference]:
         )
     out += _option_differences(ca.get("suite_options") or {}, cb.get("suite_options") or {})
     out += _option_differences(ca, cb, _SELF)
-    for key, aspect in (("seed", "seed"), ("trials", "trials")):
-        if ca.get(key) != cb.get(key):
-            out.append(
-                Difference(
-                    aspect=aspect,
-                    detail=f"{key}: {ca.get(key)} vs {cb.get(key)}",
-                    a=ca.get(key),
-                    b=cb.get(key),
-                    comparable=True,
-                )
-            )
+    out += _value_differences(ca, cb, ("seed", "trials"), comparable=True)
     return out
 
 

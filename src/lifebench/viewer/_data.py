@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -17,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lifebench._util.text import natural_key
 from lifebench.errors import LifebenchError
 from lifebench.metrics import is_success
 from lifebench.reporting._bundle import RunReport, build_run_report, model_label
@@ -208,15 +208,6 @@ NOT_PASSED = ("fail", "infra_error", "grading_error", "ungradable")
 PAGE_SIZES = (25, 50, 100, 200, 500)
 DEFAULT_PAGE_SIZE = 50
 _OUTCOME_ORDER = {name: i for i, name in enumerate(OUTCOMES)}
-
-
-def natural_key(text: str) -> tuple[tuple[int, int, str], ...]:
-    """Sort key that orders the numbers inside ids by value (``t-2`` before ``t-10``)."""
-    return tuple(
-        (0, int(part), "") if part.isdigit() else (1, 0, part.lower())
-        for part in re.split(r"(\d+)", text)
-        if part
-    )
 
 
 @dataclass(frozen=True)
