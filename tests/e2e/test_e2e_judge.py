@@ -137,6 +137,17 @@ def test_eval_of_an_oracle_run_with_the_sliding_judge(
     assert set(rep["reward_by_basis"]) == {"state", "rubric"}
     assert 0.0 < rep["reward_by_basis"]["rubric"] < 1.0 == rep["reward_by_basis"]["state"]
     assert rep["kappa_state_vs_rubric"] == 0.0  # constant state verdicts: chance level
+    # the reports name the evaluator that graded the numbers (both), not the run's (state)
+    html, md = tmp_path / "report.html", tmp_path / "report.md"
+    args = ["report", str(out), "--html", str(html), "--markdown", str(md)]
+    assert CliRunner().invoke(app, args).exit_code == 0
+    page = html.read_text()
+    assert "<td>both · judge</td>" in page and "<td>state</td>" not in page
+    # and the bases that make the reward since that grading: state and rubric
+    for basis in ("state", "rubric"):
+        assert f'<td>{basis} <span class="tag">reward</span></td>' in page
+    row = next(line for line in md.read_text().splitlines() if line.startswith("| plain |"))
+    assert "| both · judge |" in row and "| state |" not in row
     n = judge_server.count
     assert (
         CliRunner()

@@ -365,3 +365,105 @@ def test_the_html_report_of_an_offline_run_opens_with_no_network(
     assert page.locator("main img").count() == 0
     watch.clean()
     page.close()
+
+
+_OVERLAPS = """
+() => {
+  const out = [];
+  for (const svg of document.querySelectorAll("figure.chart svg")) {
+    const boxes = Array.from(svg.querySelectorAll("text")).map((t) => [t, t.getBoundingClientRect()]);
+    for (let i = 0; i < boxes.length; i++) {
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [ta, a] = boxes[i], [tb, b] = boxes[j];
+        if (ta.hasAttribute("transform") || tb.hasAttribute("transform")) continue;
+        if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) {
+          out.push(svg.closest("figure").id + ": " + ta.textContent + " / " + tb.textContent);
+        }
+      }
+    }
+  }
+  return out;
+}
+"""
+
+
+def test_report_charts_span_the_page_show_zero_bars_and_no_label_overlaps(
+    context: Any, server: Server
+) -> None:
+    page, watch = _page(context)
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.goto(f"{server.url}report")
+    page.wait_for_load_state("networkidle")
+    main = page.locator("main").evaluate("m => m.clientWidth - 48")  # less its padding
+    widths = page.locator("figure.chart svg").evaluate_all(
+        "svgs => svgs.map(s => s.getBoundingClientRect().width)"
+    )
+    assert len(widths) >= 6 and all(w >= 0.95 * main for w in widths), (main, widths)
+    assert main > 1200
+    assert page.evaluate(_OVERLAPS) == []
+    # the offline run made no tool error: its bar is a visible marker, with its value
+    zero = page.locator("#chart-tool-errors rect.zero")
+    assert zero.count() >= 1
+    assert zero.first.evaluate("r => r.getBoundingClientRect().height") >= 1.5
+    assert "0%" in page.locator("#chart-tool-errors text.value").all_text_contents()
+    watch.clean()
+    page.close()
+
+
+@pytest.fixture(scope="module")
+def large_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A 517-unit run (47 tasks × 11 trials)."""
+    from reporting_fakes import build_large_run
+
+    runs = [build_large_run(tmp_path_factory.mktemp("large") / "run")]
+    with serving(runs, "--poll", "0.5") as (url, process):
+        yield Server(url, runs, process)
+
+
+def test_a_517_unit_run_is_paged_sorted_filtered_and_searched(
+    context: Any, large_server: Server
+) -> None:
+    page, watch = _page(context)
+    page.goto(large_server.url)
+    rows = page.locator("#sims tbody tr")
+    assert rows.count() == 50
+    # one page of rows, not a 21,000 px page
+    height = page.evaluate("document.documentElement.scrollHeight")
+    assert height < 4000, height
+    assert page.locator("#pager-top .range").inner_text() == "1–50"
+    assert page.locator("#pager-top .matched").inner_text() == "517"
+    with page.expect_navigation():
+        page.click("#pager-top a[rel=next]")
+    assert page.locator("#pager-top .range").inner_text() == "51–100"
+    assert page.locator("#sims tbody tr").first.locator("td").nth(2).inner_text().startswith("L5")
+    # sort by reward, lowest first, then reversed by a second click
+    with page.expect_navigation():
+        page.click("#sims thead a[data-sort=reward]")
+    assert page.locator("#pager-top .range").inner_text() == "1–50"  # a new order: page 1
+    assert set(page.locator("#sims tbody .badge").all_inner_texts()) == {"fail"}
+    with page.expect_navigation():
+        page.click("#sims thead a[data-sort=reward]")
+    assert set(page.locator("#sims tbody .badge").all_inner_texts()) == {"pass"}
+    # not passed only (submits on change), keeping the order
+    with page.expect_navigation():
+        page.check('input[name="failed"]')
+    failing = sum(1 for i in range(1, 48) for k in range(11) if (i + k) % 3 == 0)
+    assert page.locator("#pager-top .matched").inner_text() == str(failing)
+    assert set(page.locator("#sims tbody .badge").all_inner_texts()) == {"fail"}
+    # a tag from the tasks' own fields, then a search inside it
+    with page.expect_navigation():
+        page.select_option('select[name="tag"]', "类别=外卖")
+    tagged = page.locator("#sims tbody tr")
+    assert tagged.count() > 0
+    assert all("类别=外卖" in t for t in tagged.all_inner_texts())
+    page.fill('input[name="q"]', "L45")
+    with page.expect_navigation():
+        page.click('button[type="submit"]')
+    cells = page.locator("#sims tbody tr td:nth-child(3) a").all_inner_texts()
+    assert set(cells) == {"L45"} and len(cells) == 4  # trials 0, 3, 6 and 9 fail
+    # the live update keeps the page as it is (same rows after a poll)
+    with page.expect_response(lambda r: "/api/status" in r.url and r.ok):
+        pass
+    assert set(page.locator("#sims tbody tr td:nth-child(3) a").all_inner_texts()) == {"L45"}
+    watch.clean()
+    page.close()

@@ -191,6 +191,11 @@ def test_model_at_url_without_a_price_reports_unknown(tmp_path: Path) -> None:
     assert runner.invoke(app, ["report", run_dir, "--markdown", str(md)]).exit_code == 0
     for text in (html.read_text(), md.read_text()):
         assert "agent: unknown (" in text and "user: unknown (" in text
+    # the cost chart says unknown, and draws no $0 segment for the unpriced roles
+    chart = html.read_text().split('id="chart-cost"', 1)[1].split("</svg>", 1)[0]
+    chart = chart.split("<svg", 1)[1]
+    assert "agent, user: unknown · total unknown" in chart
+    assert "· agent:" not in chart and "· user:" not in chart and "$0" not in chart
     section = md.read_text().split("## Activity, cost and tool errors")[1]
     header, row = [line for line in section.splitlines() if line.startswith("| run | ")][:2]
     assert "agent cost" in header

@@ -238,3 +238,42 @@ def build_mixed_run(
     finally:
         store.close()
     return run_dir
+
+
+def build_large_run(
+    run_dir: Path,
+    *,
+    tasks: int = 47,
+    trials: int = 11,
+    model: str = "model-l@http://127.0.0.1:9/v1",
+) -> Path:
+    """``tasks`` × ``trials`` graded units (517 by default) of tasks whose own fields group
+    them: ``subset`` (single/multi), ``missing_tool`` (every fifth task) and a Chinese
+    ``类别`` (外卖/到店); a unit passes unless (task + trial) is a multiple of 3."""
+    ids = [f"L{i}" for i in range(1, tasks + 1)]
+
+    def task_json(i: int, task_id: str) -> str:
+        env = {"orders": {"O1": {"status": "unpaid", "note": ""}}}
+        fields = {
+            "subset": "multi" if i % 2 else "single",
+            "missing_tool": i % 5 == 0,
+            "类别": "外卖" if i % 3 == 0 else "到店",
+        }
+        return json.dumps({"id": task_id, **fields, "environment": env}, ensure_ascii=False)
+
+    store = RunStore.open(
+        run_dir,
+        {**config(model), "trials": trials},
+        f"large-{model}-{tasks}-{trials}",
+        {t: f"h-{t}" for t in ids},
+        {t: task_json(i, t) for i, t in enumerate(ids, 1)},
+    )
+    try:
+        units = [WorkUnit(t, k, 100 * i + k) for i, t in enumerate(ids, 1) for k in range(trials)]
+        for unit in store.pending_units(units):
+            i = ids.index(unit.task_id) + 1
+            sim = simulation(unit.task_id, unit.trial, unit.seed, paid=(i + unit.trial) % 3 != 0)
+            store.record(unit, sim, evaluation(unit.task_id, unit.trial, sim))
+    finally:
+        store.close()
+    return run_dir

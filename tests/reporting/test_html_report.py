@@ -185,3 +185,35 @@ def test_report_writes_html_and_markdown_files(tmp_path: Path) -> None:
     assert (tmp_path / "r.md").read_text(encoding="utf-8").startswith("# lifebench report")
     code, _, err = _cli("report", str(a), "--html", str(a / "run.sqlite" / "r.html"))
     assert code == 2 and "cannot write" in err and "Traceback" not in err
+
+
+def test_the_tasks_of_the_report_show_the_state_differences_of_failed_trials(
+    tmp_path: Path,
+) -> None:
+    from reporting_fakes import _task_json, config, evaluation, simulation
+
+    from lifebench.runner import RunStore, WorkUnit
+
+    store = RunStore.open(tmp_path / "run", config("m@http://127.0.0.1:9/v1"), "h", {"t": "h"}, {
+        "t": _task_json("t")
+    })  # fmt: skip
+    try:
+        for trial, paid in ((0, True), (1, False)):
+            sim = simulation("t", trial, trial, paid=paid)
+            # the failed trial wrote a note and dumped the order with a null field
+            order = {**sim.final_state["orders"]["O1"], "name": None}
+            if not paid:
+                order["note"] = "call me"
+            sim = sim.model_copy(update={"final_state": {"orders": {"O1": order}}})
+            store.record(WorkUnit("t", trial, trial), sim, evaluation("t", trial, sim))
+    finally:
+        store.close()
+    (run,) = _bundles(tmp_path / "run")
+    assert list(run.state_changes) == [("t", 1)]  # the passing trial is not listed
+    html = render_html([run])
+    tasks = html.split('id="tasks"', 1)[1]
+    assert "<summary>#1: 1 state difference</summary>" in tasks
+    assert (
+        '~ orders.O1.<span class="leaf">note</span></code>: &#34;&#34; → &#34;call me&#34;' in tasks
+    )
+    assert "name" not in tasks.split("<summary>#1", 1)[1].split("</details>", 1)[0]

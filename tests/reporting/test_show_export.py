@@ -113,6 +113,79 @@ def test_state_changes_report_only_what_changed() -> None:
     assert state_changes(initial, {"orders": initial["orders"]}) == ([], "")
 
 
+def test_an_unchanged_record_dumped_with_null_fields_is_not_a_change() -> None:
+    # the task omits the product's name; the final state dumps the record with "name": null
+    initial = {"orders": {"A": {"products": [{"price": 30.9, "quantity": 1}], "note": None}}}
+    final = {
+        "orders": {"A": {"products": [{"price": 30.9, "quantity": 1, "name": None}], "x": None}}
+    }
+    assert state_changes(initial, final) == ([], "")
+    # a null that became a value (or the reverse) is a change
+    changes, _ = state_changes({"o": {"name": None}}, {"o": {"name": "Ann"}})
+    assert [(c.path, c.kind, c.before, c.after) for c in changes] == [
+        ("o.name", "changed", "null", '"Ann"')
+    ]
+    # numbers compare by value: 598 and 598.0 are the same price
+    assert state_changes({"p": {"price": 598}}, {"p": {"price": 598.0}}) == ([], "")
+
+
+def test_inside_arrays_only_the_changed_element_or_field_is_reported() -> None:
+    initial = {
+        "orders": {
+            "A": {
+                "products": [{"id": "p1", "qty": 1}, {"id": "p2", "qty": 2}],
+                "tags": ["a", "b", "c"],
+            }
+        }
+    }
+    final = {
+        "orders": {
+            "A": {
+                "products": [{"id": "p1", "qty": 1}, {"id": "p2", "qty": 5}],
+                "tags": ["a", "b", "c", "d"],
+            }
+        }
+    }
+    changes, _ = state_changes(initial, final)
+    assert [(c.path, c.kind, c.before, c.after, c.leaf, c.parent) for c in changes] == [
+        ("orders.A.products[1].qty", "changed", "2", "5", "qty", "orders.A.products[1]."),
+        ("orders.A.tags[3]", "added", None, '"d"', "[3]", "orders.A.tags"),
+    ]
+    # arrays are compared position by position
+    removed, _ = state_changes({"ids": [1, 2, 3]}, {"ids": [1, 2]})
+    assert [(c.path, c.kind, c.before) for c in removed] == [("ids[2]", "removed", "3")]
+    shifted, _ = state_changes({"ids": [1, 2, 3]}, {"ids": [1, 3]})
+    assert [(c.path, c.kind, c.before, c.after) for c in shifted] == [
+        ("ids[1]", "changed", "2", "3"),
+        ("ids[2]", "removed", "3", None),
+    ]
+    # a null element is an element (only a record's null field equals its absence)
+    nulls, _ = state_changes({"ids": [1]}, {"ids": [1, None]})
+    assert [(c.path, c.kind, c.after) for c in nulls] == [("ids[1]", "added", "null")]
+
+
+def test_show_and_view_highlight_the_changed_leaf(run_dir: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from lifebench.viewer import create_app
+
+    data = load_run(run_dir)
+    changed = [
+        (r.task_id, r.trial, c)
+        for r in data.records
+        for c in trajectory_view(r, data.task_data.get(r.task_id)).state_changes or []
+        if c.kind == "changed"
+    ]
+    assert changed, "the fake run has a changed field"
+    task, trial, change = changed[0]
+    code, out, _ = _cli("show", str(run_dir), task, "--trial", str(trial))
+    assert code == 0 and f"~ {change.path}: {change.before} → {change.after}" in out
+    with TestClient(create_app([run_dir]), base_url="http://127.0.0.1") as client:
+        page = client.get("/sim", params={"run": "0", "task": task, "trial": str(trial)}).text
+    leaf = f'<span class="where">{change.parent}</span><span class="leaf">{change.leaf}</span>'
+    assert leaf in page
+
+
 def test_initial_state_is_the_task_member_holding_the_snapshot_keys() -> None:
     task = json.dumps({"id": "t", "environment": {"orders": {}, "time": "x"}, "meta": {"id": 1}})
     assert initial_state(task, {"orders": {}, "time": "y"}) == {"orders": {}, "time": "x"}

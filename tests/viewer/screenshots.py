@@ -3,10 +3,11 @@
 Builds offline runs (the vita demo with the oracle and the no-op agent, and one synthetic run
 with every kind of failure) and one run of an LLM agent, user simulator and rubric judge
 against the loopback mock server (so that its trajectory page has a briefing and recorded
-model calls), writes their HTML report, serves the viewer, and photographs the report, the
-trajectory page (its top, and its model calls with one request body open and a search) and
-the simulation list and the comparison page of two runs that are not comparable with the
-system's chromium (Playwright, ``executable_path``).
+model calls), writes their HTML report, serves the viewer, and photographs the report (its
+leaderboard and its charts), the trajectory page (its top, and its model calls with one request
+body open and a search), the simulation list of the bundled demo run (100 tasks × 2 trials:
+sorted, with its filters and pages) and the comparison page of two runs that are not
+comparable with the system's chromium (Playwright, ``executable_path``).
 """
 
 from __future__ import annotations
@@ -100,6 +101,7 @@ def main() -> None:
             ("oracle-instore", ["--agent", "oracle", "--domain", "instore"]),
         ):
             _cli("run", "--num-tasks", "4", "--trials", "3", "--out", str(root / name), *extra)
+        _cli("run", "--num-tasks", "100", "--trials", "2", "--out", str(root / "demo"))
         build_mixed_run(root / "x-delivery", model="model-x@http://127.0.0.1:9/v1", skill=4)
         build_mixed_run(root / "y-delivery", model="model-y@http://127.0.0.1:9/v1", skill=2)
         build_mixed_run(
@@ -108,10 +110,12 @@ def main() -> None:
         build_run(root / "synthetic", model="model-z@http://127.0.0.1:9/v1")
         _llm_run(root / "llm-delivery")
         names = ["x-delivery", "y-delivery", "x-instore", "oracle-delivery", "noop-delivery"]
-        runs = [str(root / n) for n in [*names, "oracle-instore", "synthetic", "llm-delivery"]]
+        runs = [
+            str(root / n) for n in [*names, "oracle-instore", "synthetic", "llm-delivery", "demo"]
+        ]
         _cli("report", *runs, "--html", str(root / "report.html"))
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        oracle_demo = root / "oracle-demo"  # the LLM run's task, played offline (run 8)
+        oracle_demo = root / "oracle-demo"  # the LLM run's task, played offline
         _cli(
             "run",
             "--task-set",
@@ -135,11 +139,13 @@ def main() -> None:
                     executable_path=os.environ.get("LIFEBENCH_CHROMIUM", "/usr/bin/chromium"),
                     args=FLAGS,
                     headless=True,
-                    viewport={"width": 1200, "height": 820},
+                    viewport={"width": 1400, "height": 900},
                 )
                 page = ctx.new_page()
                 page.goto((root / "report.html").as_uri() + "#leaderboard")
                 page.screenshot(path=str(DOCS / "report.png"))
+                page.goto((root / "report.html").as_uri() + "#domains")
+                page.screenshot(path=str(DOCS / "report-charts.png"))
                 page.goto(f"{url}sim?run=7&task=LBD001_en&trial=0")
                 page.wait_for_load_state("networkidle")
                 page.screenshot(path=str(DOCS / "trajectory.png"))
@@ -154,11 +160,15 @@ def main() -> None:
                 page.wait_for_timeout(400)
                 page.locator("#call-2").evaluate("e => e.scrollIntoView()")
                 page.screenshot(path=str(DOCS / "trajectory-calls.png"))
-                page.goto(f"{url}?run=6")
+                demo = runs.index(str(root / "demo"))  # 200 units: 4 pages
+                page.goto(f"{url}?run={demo}&sort=-turns")
                 page.wait_for_load_state("load")
+                page.locator("#sims").evaluate("e => e.scrollIntoView()")
+                page.evaluate("window.scrollBy(0, -190)")  # the filters and the pager above
                 page.screenshot(path=str(DOCS / "viewer.png"))
                 # the LLM run beside the oracle on the same task: not comparable, and why
-                page.goto(f"{url}compare?task=LBD001_en&a=7&b=8")
+                llm, oracle = runs.index(str(root / "llm-delivery")), runs.index(str(oracle_demo))
+                page.goto(f"{url}compare?task=LBD001_en&a={llm}&b={oracle}")
                 page.wait_for_load_state("networkidle")
                 page.screenshot(path=str(DOCS / "compare.png"))
                 ctx.close()
@@ -167,6 +177,7 @@ def main() -> None:
             server.wait(timeout=15)
     for name in (
         "report.png",
+        "report-charts.png",
         "trajectory.png",
         "trajectory-calls.png",
         "viewer.png",

@@ -121,7 +121,7 @@ def test_the_trajectory_page_shows_evaluation_windows_and_state(client: TestClie
     assert "order[0]:O1" in html and "status paid" in html
     assert html.count('<span class="badge win">window 2</span>') == 3  # messages 1, 2 and 3
     assert '<a href="#m0">#0</a>–<a href="#m2">#2</a>' in html
-    assert "orders.O1.status" in html
+    assert '<span class="where">orders.O1.</span><span class="leaf">status</span>' in html
     assert 'class="compare-link" href="/compare?task=t-fail&amp;a=0&amp;b=1&amp;ta=0"' in html
 
 

@@ -24,8 +24,9 @@ def view(
         typer.Option(min=0.2, help="Seconds between a page's checks for new units."),
     ] = 2.0,
 ) -> None:
-    """Serve a local web viewer of RUN_DIRs on 127.0.0.1: filter simulations by suite, domain,
-    task, outcome, termination and error text; read a trajectory beside its evaluation;
+    """Serve a local web viewer of RUN_DIRs on 127.0.0.1: page through, sort, search and filter
+    the simulations (suite, domain, outcome, termination, not passed, tag, evaluator result,
+    task); read a trajectory beside its evaluation;
     compare two runs on the same task; watch a run in progress (new units appear as they are
     recorded). Needs the optional extra view: pip install -e '.[view]' (part of .[dev]).
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +14,7 @@ from lifebench.metrics import Headline
 from lifebench.reporting._load import RunData
 from lifebench.reporting._outcomes import UnitSummary, tool_error_kinds, unit_summaries
 from lifebench.reporting._report import Report, build_report
+from lifebench.reporting._trajectory import StateChange, unit_state_changes
 from lifebench.runner._provenance import Difference, RunFacts, compare_facts
 
 
@@ -46,6 +47,8 @@ class RunReport:
     complexity: list[ComplexityBucket]
     facts: RunFacts | None = None
     """What :func:`lifebench.runner.comparability` compares (None: not read)."""
+    state_changes: dict[tuple[str, int], list[StateChange]] = field(default_factory=dict)
+    """(task id, trial) → state differences, for the graded units that failed."""
 
     @property
     def config(self) -> dict[str, Any]:
@@ -76,6 +79,24 @@ class RunReport:
     def k(self) -> int:
         """The largest k the run supports (fewest scored trials of any task)."""
         return self.report.max_k
+
+    @property
+    def evaluator(self) -> str:
+        """The evaluator that graded the numbers shown — the latest grading's (after ``eval
+        --evaluator both`` that is ``both``, not the run's ``state``; ``mixed`` when the stored
+        evaluations come from different gradings) —, with its judge model's name."""
+        grading = self.report.grading
+        source = grading if grading.get("parts") else self.config
+        name = str(source.get("evaluator") or "?")
+        judge = source.get("judge_model")
+        return f"{name} · {str(judge).split('@')[0]}" if judge else name
+
+    @property
+    def bases(self) -> list[str]:
+        """The bases whose product is the reward, as the latest grading defined it."""
+        grading = self.report.grading
+        source = grading if grading.get("parts") else self.config
+        return [str(b) for b in source.get("bases") or []]
 
 
 def _criteria_counts(records: Sequence[Any]) -> dict[str, int]:
@@ -111,14 +132,23 @@ def build_run_report(run: RunData, label: str, headline: Headline = "lifebench")
         provenance=run.provenance,
         headline=headline,
     )
+    summaries = unit_summaries(run.records)
+    failed = {(u.task_id, u.trial) for u in summaries if u.outcome == "fail"}
+    changes = {}
+    for record in run.records:
+        if (record.task_id, record.trial) in failed:
+            found, _ = unit_state_changes(record, run.task_data.get(record.task_id))
+            if found:
+                changes[(record.task_id, record.trial)] = found
     return RunReport(
         label=label,
         run_dir=str(run.run_dir),
         report=report,
-        summaries=unit_summaries(run.records),
+        summaries=summaries,
         tool_errors=tool_error_kinds(run.records),
         complexity=complexity_buckets(report, run.records),
         facts=run.facts,
+        state_changes=changes,
     )
 
 

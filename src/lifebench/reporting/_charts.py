@@ -8,13 +8,53 @@ JavaScript and no network, and every label in it is escaped like any other text.
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 PALETTE_SIZE = 8
-WIDTH = 640
+WIDTH = 1200
+"""Width of a chart's coordinate system. The report draws every chart at the width of the
+page (``width: 100%`` of at most 1,352 px), so 1,200 units are about 1.1 px: text stays the
+size of the page's own small text."""
 HEIGHT = 300
+FONT_PX = 11.0
+"""Font size of every chart text (``svg text`` in report.css)."""
+LINE_PX = 14.0
+ZERO_MARK_PX = 2.0
+"""Height of the marker drawn for a bar of value 0 (so that it is seen, not missing)."""
+MAX_BAR_PX = 72.0
 _MARGIN = (30, 16, 48, 56)  # top, right, bottom, left
+_ROTATED = 35.0  # degrees of category labels too wide to stand side by side
+
+
+def text_width(text: str, font_px: float = FONT_PX) -> float:
+    """Width of ``text`` in the report's sans-serif font, estimated from its characters
+    (wide East Asian characters a full em, digits and most letters ~0.6 em, narrow ones
+    less); a little generous, so that labels placed apart by it never touch."""
+    width = 0.0
+    for ch in text:
+        if unicodedata.east_asian_width(ch) in ("W", "F"):
+            width += 1.0
+        elif ch in "iljtfI.,:;!|' ":
+            width += 0.34
+        elif ch in "mwMW@%":
+            width += 0.9
+        else:
+            width += 0.62
+    return width * font_px
+
+
+def fit_text(text: str, width: float, font_px: float = FONT_PX) -> str:
+    """``text`` cut (with "…") to fit in ``width`` px."""
+    if text_width(text, font_px) <= width:
+        return text
+    out = ""
+    for ch in text:
+        if text_width(out + ch + "…", font_px) > width:
+            break
+        out += ch
+    return out + "…" if out else ""
 
 
 def _r(value: float) -> float:
@@ -37,6 +77,8 @@ class Mark:
     text: str = ""
     anchor: str = "middle"
     title: str = ""
+    rotate: float = 0.0
+    """Degrees a text is turned about its anchor point (negative: counter-clockwise)."""
 
 
 @dataclass(frozen=True)
@@ -91,6 +133,14 @@ def _fmt(value: float, percent: bool) -> str:
     return f"{value:g}" if abs(value) < 1e4 else f"{value:,.0f}"
 
 
+def _value_text(value: float, percent: bool) -> str:
+    """A bar's value: like a tick, but a share under 1 % keeps a decimal (0.4 %, never a
+    rounded "0%" for what is not 0)."""
+    if percent and value and abs(value) < 0.01:
+        return f"{100 * value:.1f}%" if abs(value) >= 0.0005 else "<0.1%"
+    return _fmt(value, percent) if percent else f"{value:.3g}"
+
+
 @dataclass(frozen=True)
 class _Frame:
     """A plot area with linear scales."""
@@ -101,22 +151,23 @@ class _Frame:
     y1: float
     width: int = WIDTH
     height: int = HEIGHT
+    margin: tuple[float, float, float, float] = _MARGIN  # top, right, bottom, left
 
     @property
     def left(self) -> float:
-        return _MARGIN[3]
+        return self.margin[3]
 
     @property
     def right(self) -> float:
-        return self.width - _MARGIN[1]
+        return self.width - self.margin[1]
 
     @property
     def top(self) -> float:
-        return _MARGIN[0]
+        return self.margin[0]
 
     @property
     def bottom(self) -> float:
-        return self.height - _MARGIN[2]
+        return self.height - self.margin[2]
 
     def px(self, x: float) -> float:
         span = (self.x1 - self.x0) or 1.0
@@ -127,6 +178,106 @@ class _Frame:
         return _r(self.bottom - (y - self.y0) / span * (self.bottom - self.top))
 
 
+@dataclass(frozen=True)
+class _Labels:
+    """How category labels are laid out under a plot: side by side, or turned by
+    ``_ROTATED`` degrees (each cut to ``limit`` px), showing every ``step``-th."""
+
+    rotate: bool
+    limit: float
+    step: int
+    depth: float  # px below the axis the labels need
+
+
+def _label_layout(labels: Sequence[str], spacing: float) -> _Labels:
+    """Side by side when every label fits in its slot (``spacing`` px apart) with a gap;
+    else turned, cut to at most 150 px, and thinned so that turned labels stay a line
+    apart."""
+    widest = max((text_width(t) for t in labels), default=0.0)
+    if widest + 8 <= spacing:
+        return _Labels(False, spacing, 1, 24.0)
+    limit = min(widest, 150.0)
+    sin = math.sin(math.radians(_ROTATED))
+    step = max(1, math.ceil(LINE_PX / sin / max(spacing, 1e-9)))
+    return _Labels(True, limit, step, 14.0 + limit * sin + LINE_PX)
+
+
+_SEPARATORS = "._/:- "
+
+
+def _common_ends(labels: Sequence[str]) -> tuple[int, int]:
+    """Lengths of the prefix and suffix all ``labels`` share, each ending (or starting) at a
+    separator (``.``, ``_``, ``/``, …) so that only whole words are dropped."""
+    if len(labels) < 2:
+        return 0, 0
+    first = labels[0]
+    head = 0
+    while head < len(first) and all(len(t) > head and t[head] == first[head] for t in labels):
+        head += 1
+    while head > 0 and first[head - 1] not in _SEPARATORS:
+        head -= 1
+    tail = 0
+    shortest = min(len(t) for t in labels) - head
+    while tail < shortest and all(t[-1 - tail] == first[-1 - tail] for t in labels):
+        tail += 1
+    while tail > 0 and first[len(first) - tail] not in _SEPARATORS:
+        tail -= 1
+    return head, tail
+
+
+def short_labels(labels: Sequence[str], limit: float) -> list[str]:
+    """``labels`` made to fit in ``limit`` px each while they stay told apart: cut at the end
+    when that keeps them distinct; labels whose cuts would read the same have the words they
+    share at the start and end replaced by "…" first (``subset_scores.multi_turn.a`` and
+    ``subset_scores.multi_turn.b`` → ``…a``, ``…b``)."""
+    cut = [fit_text(t, limit) for t in labels]
+    clashes: dict[str, set[str]] = {}
+    for text, label in zip(cut, labels, strict=True):
+        clashes.setdefault(text, set()).add(label)
+    out = list(cut)
+    for group in clashes.values():
+        if len(group) < 2:
+            continue
+        members = sorted(group)
+        head, tail = _common_ends(members)
+        if not head and not tail:
+            continue
+        for i, label in enumerate(labels):
+            if label in group:
+                middle = label[head : len(label) - tail]
+                text = ("…" if head else "") + middle + ("…" if tail else "")
+                out[i] = fit_text(text, limit)
+    return out
+
+
+def _category_marks(
+    frame: _Frame, xticks: Sequence[tuple[float, str]], layout: _Labels
+) -> list[Mark]:
+    marks = []
+    texts = short_labels([label for _, label in xticks], layout.limit)
+    for i, ((x, label), text) in enumerate(zip(xticks, texts, strict=True)):
+        if i % layout.step:
+            continue
+        px = frame.px(x)
+        title = label if text != label else ""
+        if layout.rotate:
+            marks.append(
+                Mark(
+                    "text",
+                    "tick",
+                    x=px,
+                    y=_r(frame.bottom + 14),
+                    text=text,
+                    anchor="end",
+                    rotate=-_ROTATED,
+                    title=title,
+                )
+            )
+        else:
+            marks.append(Mark("text", "tick", x=px, y=frame.bottom + 16, text=text, title=title))
+    return marks
+
+
 def _axes(
     frame: _Frame,
     xticks: Sequence[tuple[float, str]],
@@ -134,6 +285,7 @@ def _axes(
     x_title: str,
     y_title: str,
     percent_y: bool,
+    layout: _Labels | None = None,
 ) -> list[Mark]:
     marks = []
     for y in yticks:
@@ -142,9 +294,10 @@ def _axes(
         marks.append(
             Mark("text", "tick", x=frame.left - 6, y=py + 4, text=_fmt(y, percent_y), anchor="end")
         )
-    for x, label in xticks:
-        px = frame.px(x)
-        marks.append(Mark("text", "tick", x=px, y=frame.bottom + 16, text=label))
+    if layout is None:
+        spacing = (frame.right - frame.left) / max(len(xticks), 1)
+        layout = _label_layout([label for _, label in xticks], spacing)
+    marks.extend(_category_marks(frame, xticks, layout))
     marks.append(
         Mark("line", "axis", x=frame.left, y=frame.bottom, x2=frame.right, y2=frame.bottom)
     )
@@ -231,37 +384,68 @@ def bar_chart(
     percent_y: bool = True,
     categories: Sequence[str] | None = None,
 ) -> Chart:
-    """Grouped vertical bars: one group per category, one bar per series within it."""
+    """Grouped vertical bars: one group per category, one bar per series within it (the bars
+    a category has, centred in its slot). A bar of value 0 is drawn as a thin marker on the
+    axis, so it is seen rather than missing; each bar's value is written above it when it
+    fits. Category labels stand side by side when they fit, else they are turned (and cut,
+    the full text in their tooltip) — never over each other."""
     if not bars:
         return Chart(title, description + " (no data)")
     cats = list(categories or dict.fromkeys(b.category for b in bars))
     names = list(dict.fromkeys(b.series for b in bars))
     high = 1.0 if percent_y else max(b.value for b in bars) or 1.0
     yticks = nice_ticks(0.0, high)
-    frame = _Frame(0.0, float(len(cats)), yticks[0], yticks[-1])
-    group = (frame.right - frame.left) / len(cats)
-    width = group * 0.8 / len(names)
-    marks = _axes(
-        frame, [(i + 0.5, _short(c)) for i, c in enumerate(cats)], yticks, "", y_title, percent_y
+    plot_width = WIDTH - _MARGIN[1] - _MARGIN[3]
+    group = plot_width / len(cats)
+    layout = _label_layout(cats, group)
+    extra = max(0.0, layout.depth - 24.0)
+    left = float(_MARGIN[3])
+    if layout.rotate:  # the first turned label reaches left of its slot
+        reach = layout.limit * math.cos(math.radians(_ROTATED)) - group / 2 + 8
+        left = max(left, reach)
+        group = (WIDTH - _MARGIN[1] - left) / len(cats)
+    frame = _Frame(
+        0.0,
+        float(len(cats)),
+        yticks[0],
+        yticks[-1],
+        height=int(HEIGHT + extra),
+        margin=(_MARGIN[0], _MARGIN[1], _MARGIN[2] + extra, left),
     )
+    most = max(len({b.series for b in bars if b.category == c}) for c in cats)
+    width = min(group * 0.8 / max(most, 1), MAX_BAR_PX)
+    marks = _axes(
+        frame,
+        [(i + 0.5, c) for i, c in enumerate(cats)],
+        yticks,
+        "",
+        y_title,
+        percent_y,
+        layout,
+    )
+    by_category: dict[str, list[Bar]] = {}
     for b in bars:
-        ci, si = cats.index(b.category), names.index(b.series)
-        x = frame.left + ci * group + group * 0.1 + si * width
-        y = frame.py(max(b.value, 0.0))
-        tip = f"{b.series} · {b.category}: {b.label or _fmt(b.value, percent_y)}"
-        marks.append(
-            Mark(
-                "rect",
-                f"bar {series_class(b.index)}",
-                x=_r(x),
-                y=y,
-                w=_r(width),
-                h=_r(frame.bottom - y),
-                title=tip,
+        by_category.setdefault(b.category, []).append(b)
+    for ci, category in enumerate(cats):
+        members = sorted(by_category.get(category, []), key=lambda b: names.index(b.series))
+        start = frame.left + ci * group + (group - width * len(members)) / 2
+        for si, b in enumerate(members):
+            x = start + si * width
+            value = max(b.value, 0.0)
+            y = frame.py(value)
+            text = b.label or _value_text(b.value, percent_y)
+            tip = f"{b.series} · {b.category}: {text}"
+            css = f"bar {series_class(b.index)}"
+            if frame.bottom - y < ZERO_MARK_PX:  # 0 (or next to it): a marker on the axis
+                y = _r(frame.bottom - ZERO_MARK_PX)
+                css += " zero"
+            marks.append(
+                Mark("rect", css, x=_r(x), y=y, w=_r(width), h=_r(frame.bottom - y), title=tip)
             )
-        )
+            if text_width(text) <= width + 4:
+                marks.append(Mark("text", "value", x=_r(x + width / 2), y=_r(y - 4), text=text))
     legend = list({b.series: LegendItem(b.series, series_class(b.index)) for b in bars}.values())
-    return Chart(title, description, marks=marks, legend=legend)
+    return Chart(title, description, height=frame.height, marks=marks, legend=legend)
 
 
 def _short(text: str, limit: int = 22) -> str:
@@ -288,30 +472,47 @@ def scatter_chart(
     yticks = nice_ticks(0.0, 1.0)
     frame = _Frame(xticks[0], xticks[-1], 0.0, 1.0)
     marks = _axes(frame, [(t, f"{t:g}") for t in xticks], yticks, x_title, y_title, True)
-    for p in points:
+    placed: list[tuple[float, float, float, float]] = []
+    for p in sorted(points, key=lambda p: (-p.y, p.x, p.label)):
         px, py = frame.px(p.x), frame.py(p.y)
         tip = f"{p.label}: {p.x:.1f} turns, {100 * p.y:.1f}%"
         marks.append(Mark("circle", f"dot big {series_class(p.index)}", x=px, y=py, title=tip))
-        marks.append(
-            Mark(
-                "text",
-                "point-label",
-                x=_r(px + 8),
-                y=_r(py - 6),
-                text=_short(p.label, 28),
-                anchor="start",
-            )
-        )
+        text = fit_text(p.label, 200.0)
+        x, anchor, y = _place_label(text, px, py, frame, placed)
+        marks.append(Mark("text", "point-label", x=x, y=y, text=text, anchor=anchor, title=p.label))
     legend = [LegendItem(p.label, series_class(p.index)) for p in points]
     return Chart(title, description, marks=marks, legend=legend)
 
 
+def _place_label(
+    text: str, px: float, py: float, frame: _Frame, placed: list[tuple[float, float, float, float]]
+) -> tuple[float, str, float]:
+    """Where the label of the point (``px``, ``py``) goes: right of it (left of it when it
+    would leave the plot), moved down a line at a time until it overlaps no label placed
+    before (their boxes in ``placed``, to which its own is added). Returns (x, anchor, y)."""
+    width = text_width(text)
+    right = px + 8 + width <= frame.right
+    x0 = px + 8 if right else px - 8 - width
+    y = py - 6
+    for _ in range(200):
+        box = (x0, y - FONT_PX, x0 + width, y + 3)
+        if not any(
+            box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in placed
+        ):
+            break
+        y += LINE_PX
+    placed.append((x0, y - FONT_PX, x0 + width, y + 3))
+    return (_r(px + 8), "start", _r(y)) if right else (_r(px - 8), "end", _r(y))
+
+
 @dataclass(frozen=True)
 class StackRow:
-    """One horizontal stacked bar: a label and its (part name, value) segments."""
+    """One horizontal stacked bar: a label, its (part name, value) segments, and the parts
+    whose value is not known (drawn as "unknown", never as 0)."""
 
     label: str
     parts: Sequence[tuple[str, float]]
+    unknown: Sequence[str] = ()
 
 
 def stacked_rows(
@@ -322,25 +523,48 @@ def stacked_rows(
     normalise: bool,
     unit: str = "",
 ) -> Chart:
-    """Horizontal stacked bars, one per row; ``normalise`` scales each row to 100 %."""
+    """Horizontal stacked bars, one per row; ``normalise`` scales each row to 100 %. A row
+    with unknown parts ends with "unknown: PART, …" instead of a total (a partial sum is not
+    a total); the row labels' column and the space after the bars are as wide as their
+    texts."""
     if not rows:
         return Chart(title, description + " (no data)")
     names = list(dict.fromkeys(name for r in rows for name, _ in r.parts))
+    names += [n for r in rows for n in r.unknown if n not in names]
     totals = [sum(v for _, v in r.parts) for r in rows]
-    if not any(totals):
+    if not any(totals) and not any(r.unknown for r in rows):
         return Chart(title, description + " (all zero)")
     high = 1.0 if normalise else (max(totals) or 1.0)
-    row_h, gap, left, top = 22.0, 10.0, 170.0, 8.0
-    right = WIDTH - 60.0
+    ends = [
+        f"{', '.join(r.unknown)}: unknown · total unknown"
+        if r.unknown
+        else ("100%" if normalise else f"{unit}{total:,.4g}")
+        for r, total in zip(rows, totals, strict=True)
+    ]
+    row_h, gap, top = 22.0, 10.0, 8.0
+    label_px = min(max(text_width(r.label) for r in rows), 248.0)
+    left = label_px + 12.0
+    right = WIDTH - min(max(text_width(e) for e in ends) + 12.0, 360.0)
     height = int(top + len(rows) * (row_h + gap) + 8)
     marks: list[Mark] = []
-    for i, (row, total) in enumerate(zip(rows, totals, strict=True)):
+    for i, (row, total, end) in enumerate(zip(rows, totals, ends, strict=True)):
         y = top + i * (row_h + gap)
+        label = fit_text(row.label, label_px)
         marks.append(
-            Mark("text", "tick", x=left - 6, y=_r(y + 15), text=_short(row.label, 26), anchor="end")
+            Mark(
+                "text",
+                "tick",
+                x=_r(left - 6),
+                y=_r(y + 15),
+                text=label,
+                anchor="end",
+                title=row.label if label != row.label else "",
+            )
         )
         x = left
         for name, value in row.parts:
+            if name in row.unknown:
+                continue
             share = value / total if normalise and total else value / high
             w = share * (right - left)
             if w <= 0:
@@ -350,9 +574,7 @@ def stacked_rows(
             css = f"bar {series_class(names.index(name))}"
             marks.append(Mark("rect", css, x=_r(x), y=_r(y), w=_r(w), h=row_h, title=tip))
             x += w
-        total_label = "100%" if normalise else f"{unit}{total:,.4g}"
-        marks.append(
-            Mark("text", "tick", x=_r(x + 4), y=_r(y + 15), text=total_label, anchor="start")
-        )
+        css = "tick unknown" if row.unknown else "tick"
+        marks.append(Mark("text", css, x=_r(x + 4), y=_r(y + 15), text=end, anchor="start"))
     legend = [LegendItem(name, series_class(i)) for i, name in enumerate(names)]
     return Chart(title, description, height=height, marks=marks, legend=legend)

@@ -32,6 +32,7 @@ from lifebench.reporting._report_charts import (
     turns_chart,
 )
 from lifebench.reporting._templates import environment, static_text
+from lifebench.reporting._trajectory import StateChange
 from lifebench.suites._tables import StatsTable
 
 
@@ -163,6 +164,8 @@ class TaskRow:
     terminations: str
     failed: list[str]
     errors: list[str]
+    changes: list[tuple[int, list[StateChange]]] = field(default_factory=list)
+    """(trial, its state differences) of the trials that failed."""
 
 
 def task_rows(run: RunReport) -> list[TaskRow]:
@@ -190,6 +193,11 @@ def task_rows(run: RunReport) -> list[TaskRow]:
                 ),
                 failed=failed,
                 errors=errors,
+                changes=[
+                    (u.trial, run.state_changes[(task_id, u.trial)])
+                    for u in units
+                    if (task_id, u.trial) in run.state_changes
+                ],
             )
         )
     return rows

@@ -93,12 +93,17 @@ def turns_chart(runs: Sequence[RunReport]) -> Chart:
 def cost_chart(runs: Sequence[RunReport]) -> Chart:
     """Mean cost per simulation, stacked by role."""
     rows = [
-        StackRow(r.label, [(role, getattr(r.report.cost, role) or 0.0) for role in ROLES])
+        StackRow(
+            r.label,
+            [(role, getattr(r.report.cost, role) or 0.0) for role in ROLES],
+            unknown=[role for role in ROLES if r.report.cost.unknown(role)],
+        )
         for r in runs
     ]
     return stacked_rows(
         "Cost per simulation by role",
-        "Mean US dollars per completed simulation: agent, user simulator, judge, tool simulator.",
+        "Mean US dollars per completed simulation: agent, user simulator, judge, tool simulator "
+        "(a role with calls whose price is not known: unknown, never $0).",
         rows,
         normalise=False,
         unit="$",

@@ -324,7 +324,12 @@ def _basis(basis: BasisView) -> list[Text | Table]:
 def _change(change: StateChange, limit: int | None) -> Text:
     sign = {"added": ("+", "green"), "removed": ("-", "red"), "changed": ("~", "yellow")}
     mark, style = sign.get(change.kind, ("?", ""))
-    line = Text(f"  {mark} ", style=style) + Text(safe_text(change.path), style="bold")
+    # where the change is, dim; what changed (the field or array element), highlighted
+    line = (
+        Text(f"  {mark} ", style=style)
+        + Text(safe_text(change.parent), style="dim")
+        + Text(safe_text(change.leaf or change.path), style=f"bold {style}")
+    )
     if change.kind == "changed":
         line.append(": ")
         line.append_text(_clip(change.before or "", limit))

@@ -85,10 +85,23 @@ class BasisView(_Frozen):
 class StateChange(_Frozen):
     """A difference between the initial and the final environment state."""
 
-    path: str = Field(description="Dotted path of the value (keys as stored).")
+    path: str = Field(
+        description="Path of the value: keys as stored joined by dots, ``[i]`` for the i-th "
+        "element of an array (0-based)."
+    )
     kind: str = Field(description="added, removed or changed.")
     before: str | None = Field(None, description="Compact JSON before (None when added).")
     after: str | None = Field(None, description="Compact JSON after (None when removed).")
+    leaf: str = Field(
+        "",
+        description="The last step of ``path`` (a key, or ``[i]`` for an array element): what "
+        "changed, highlighted by the views; ``path`` ends with it.",
+    )
+
+    @property
+    def parent(self) -> str:
+        """``path`` without its last step (where the change is)."""
+        return self.path[: len(self.path) - len(self.leaf)] if self.leaf else self.path
 
 
 class TrajectoryView(_Frozen):
@@ -167,22 +180,70 @@ def _compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
-def _diff(path: str, before: Any, after: Any, out: list[StateChange]) -> None:
+def _path_text(parts: Sequence[Any]) -> str:
+    """``orders.O1.products[0].name`` from ``['orders', 'O1', 'products', 0, 'name']``."""
+    out = ""
+    for part in parts:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out
+
+
+def _path_key(parts: Sequence[Any]) -> tuple[tuple[int, int, str], ...]:
+    """Sort key of a path: indices in numeric order, keys as text."""
+    return tuple((0, p, "") if isinstance(p, int) else (1, 0, str(p)) for p in parts)
+
+
+def _container(value: Any, parts: Sequence[Any]) -> Any:
+    """The value at ``parts`` inside ``value``."""
+    for part in parts:
+        value = value[part]
+    return value
+
+
+def changed_leaves(before: Any, after: Any, prefix: Sequence[Any] = ()) -> list[StateChange]:
+    """The differences between two JSON values as changed leaves only (computed by
+    dictdiffer): a changed field of a record is one change at that field's path, an array
+    element that changed, was added or was removed is one change at its index (arrays are
+    compared position by position), numbers compare by value (``598`` equals ``598.0``), and
+    a key that is absent on one side and null on the other is no change (a record dumped
+    with its unset fields is the record it was)."""
+    import dictdiffer
+
     if before == after:
-        return
-    if isinstance(before, Mapping) and isinstance(after, Mapping):
-        for key in sorted(set(before) | set(after), key=str):
-            sub = f"{path}.{key}" if path else str(key)
-            if key not in before:
-                out.append(StateChange(path=sub, kind="added", after=_compact(after[key])))
-            elif key not in after:
-                out.append(StateChange(path=sub, kind="removed", before=_compact(before[key])))
-            else:
-                _diff(sub, before[key], after[key], out)
-        return
-    out.append(
-        StateChange(path=path, kind="changed", before=_compact(before), after=_compact(after))
-    )
+        return []
+    found: list[tuple[list[Any], StateChange]] = []
+    for kind, path, detail in dictdiffer.diff(before, after, expand=True, dot_notation=False):
+        where = list(path)
+        if kind == "change":
+            old, new = detail
+            parts = [*prefix, *where]
+            change = StateChange(
+                path=_path_text(parts),
+                kind="changed",
+                before=_compact(old),
+                after=_compact(new),
+                leaf=_path_text(parts[-1:]),
+            )
+        else:
+            ((key, value),) = detail
+            holder = _container(after if kind == "add" else before, where)
+            if value is None and isinstance(holder, Mapping):
+                continue  # absent on one side, null on the other
+            parts = [*prefix, *where, key]
+            added = kind == "add"
+            change = StateChange(
+                path=_path_text(parts),
+                kind="added" if added else "removed",
+                before=None if added else _compact(value),
+                after=_compact(value) if added else None,
+                leaf=_path_text(parts[-1:]),
+            )
+        found.append((parts, change))
+    found.sort(key=lambda item: _path_key(item[0]))
+    return [change for _, change in found]
 
 
 def initial_state(task_json: str | None, final_state: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -209,18 +270,37 @@ def state_changes(
     initial: Mapping[str, Any], final: Mapping[str, Any]
 ) -> tuple[list[StateChange], str]:
     """Differences for the keys of the final snapshot (a snapshot may hold only part of the
-    state, so keys it lacks are not reported as removed). Returns (changes, note)."""
+    state, so keys it lacks are not reported as removed), as changed leaves only (see
+    :func:`changed_leaves`). Returns (changes, note)."""
     out: list[StateChange] = []
     for key in sorted(final, key=str):
         if key in initial:
-            _diff(str(key), initial[key], final[key], out)
-        else:
-            out.append(StateChange(path=str(key), kind="added", after=_compact(final[key])))
+            out.extend(changed_leaves(initial[key], final[key], (key,)))
+        elif final[key] is not None:
+            out.append(
+                StateChange(path=str(key), kind="added", after=_compact(final[key]), leaf=str(key))
+            )
     note = ""
     if len(out) > MAX_STATE_CHANGES:
         note = f"{len(out) - MAX_STATE_CHANGES} more changes not shown"
         out = out[:MAX_STATE_CHANGES]
     return out, note
+
+
+def unit_state_changes(
+    record: UnitRecord, task_json: str | None
+) -> tuple[list[StateChange] | None, str]:
+    """The state differences of a stored unit, from its task's initial state to its final
+    state: (changes, note); changes is None when there is no final state or no initial state
+    (the note says which keys the final state has)."""
+    sim = record.simulation
+    if sim is None or not sim.final_state:
+        return None, ""
+    initial = initial_state(task_json, sim.final_state)
+    if initial is None:
+        keys = ", ".join(sorted(map(str, sim.final_state)))
+        return None, f"the initial state is not in the stored task; final state keys: {keys}"
+    return state_changes(initial, sim.final_state)
 
 
 def trajectory_view(
@@ -269,16 +349,7 @@ def trajectory_view(
                 windows=in_window.get(index, []),
             )
         messages.append(view)
-    changes: list[StateChange] | None = None
-    note = ""
-    if sim is not None and sim.final_state:
-        initial = initial_state(task_json, sim.final_state)
-        if initial is not None:
-            changes, note = state_changes(initial, sim.final_state)
-        else:
-            note = "the initial state is not in the stored task; final state keys: " + ", ".join(
-                sorted(map(str, sim.final_state))
-            )
+    changes, note = unit_state_changes(record, task_json)
     judge = Usage.zero()
     for basis in bases:
         judge = judge + basis.usage

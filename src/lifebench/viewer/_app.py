@@ -32,9 +32,16 @@ from lifebench.reporting._bundle import run_labels
 from lifebench.reporting._load import load_transcript
 from lifebench.reporting._trajectory import TrajectoryView, pretty_json, trajectory_view
 from lifebench.runner._provenance import RunFacts, compare_facts
-from lifebench.viewer._data import Filters, RunSource, choices, rows
+from lifebench.viewer._data import (
+    PAGE_SIZES,
+    SORT_KEYS,
+    Filters,
+    RunSource,
+    choices,
+    paginate,
+    rows,
+)
 
-MAX_ROWS = 1000
 PAGE_CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
     "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
@@ -172,13 +179,8 @@ class Viewer:
         return out
 
     def _listing(self, filters: Filters) -> dict[str, Any]:
-        matched = rows(self.sources, filters)
-        return {
-            "runs": self._runs(),
-            "rows": matched[:MAX_ROWS],
-            "total": len(matched),
-            "limit": MAX_ROWS,
-        }
+        page = paginate(rows(self.sources, filters), filters)
+        return {"runs": self._runs(), "page": page}
 
     async def index(self, request: Request) -> Response:
         filters = Filters.from_query(request.query_params)
@@ -186,18 +188,29 @@ class Viewer:
         menus = await run_in_threadpool(choices, self.sources)
         compared = await run_in_threadpool(self._comparability)
         return self._page(
-            "index.html.j2", filters=filters, menus=menus, comparability=compared, **listing
+            "index.html.j2",
+            filters=filters,
+            menus=menus,
+            comparability=compared,
+            page_sizes=PAGE_SIZES,
+            sortable=set(SORT_KEYS),
+            **listing,
         )
 
     async def status(self, request: Request) -> Response:
         filters = Filters.from_query(request.query_params)
         listing = await run_in_threadpool(self._listing, filters)
+        page = listing["page"]
         return JSONResponse(
             {
                 "runs": listing["runs"],
-                "rows": [r.as_json() for r in listing["rows"]],
-                "total": listing["total"],
-                "limit": listing["limit"],
+                "rows": [r.as_json() for r in page.rows],
+                "total": page.total,
+                "page": page.number,
+                "pages": page.pages,
+                "per": page.size,
+                "first": page.first,
+                "last": page.last,
             }
         )
 

@@ -33,6 +33,13 @@
       tr.appendChild(cell(row.domain));
       const task = cell("");
       task.appendChild(simLink(row));
+      for (const tag of row.tags || []) {
+        const span = document.createElement("span");
+        span.className = "tag";
+        span.textContent = tag;
+        task.appendChild(document.createTextNode(" "));
+        task.appendChild(span);
+      }
       tr.appendChild(task);
       tr.appendChild(cell(row.trial, "num"));
       const outcome = cell("");
@@ -96,10 +103,10 @@
         }
       }
       signature = next;
-      const shown = document.getElementById("shown");
-      const matched = document.getElementById("matched");
-      if (shown) shown.textContent = String(data.rows.length);
-      if (matched) matched.textContent = String(data.total);
+      for (const el of document.querySelectorAll(".pager .range")) {
+        el.textContent = String(data.first) + "–" + String(data.last);
+      }
+      for (const el of document.querySelectorAll(".pager .matched")) el.textContent = String(data.total);
     } catch (err) {
       // the server went away (e.g. stopped with Ctrl-C); keep the page as it is
     }
@@ -124,8 +131,8 @@
   function autoSubmit() {
     const form = document.getElementById("filters");
     if (!form) return;
-    for (const select of form.querySelectorAll("select")) {
-      select.addEventListener("change", () => form.requestSubmit());
+    for (const input of form.querySelectorAll("select, input[type=checkbox]")) {
+      input.addEventListener("change", () => form.requestSubmit());
     }
   }
 
