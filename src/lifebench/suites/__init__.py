@@ -1,5 +1,6 @@
 """Suites plug domains, tools, prompts and evaluators into the core; found lazily by name."""
 
+from lifebench.suites._compared import ComparedMetrics, MetricKind
 from lifebench.suites._options import (
     RoleChoices,
     RunOptions,
@@ -18,6 +19,8 @@ from lifebench.suites._run_tasks import RunTaskLoader, load_run_tasks
 from lifebench.suites._warm import RunWarmer
 
 __all__ = [
+    "ComparedMetrics",
+    "MetricKind",
     "RoleChoices",
     "RunOptions",
     "RunTaskLoader",
