@@ -24,6 +24,16 @@ def eval_(
         Path | None, typer.Option("--models", help="Models config file (YAML or JSON).")
     ] = None,
     concurrency: Annotated[int, typer.Option(min=1, help="Simulations graded at once.")] = 8,
+    rejudge: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Grade each trajectory K times in all: K - 1 extra gradings, each a fresh "
+            "judge call (not from the cache) with its own seed, stored with the evaluation; "
+            "the report then splits off the judge's share of the variance. The reward is "
+            "still the ordinary grading's.",
+        ),
+    ] = 1,
     quiet: Annotated[bool, typer.Option(help="No progress display.")] = False,
 ) -> None:
     """Grade saved trajectories again, without re-running them.
@@ -61,10 +71,12 @@ def eval_(
                 models_file=str(models) if models else None,
                 concurrency=concurrency,
                 progress=Progress(quiet=quiet, description="grading"),
+                rejudge=rejudge,
             )
         )
         finish_report(run_dir, quiet=quiet)
     typer.echo(
         f"graded {summary.graded} simulations ({summary.errors} grading errors, "
         f"{summary.skipped} units without a simulation) in {run_dir}"
+        + (f"; each graded {rejudge} times (--rejudge)" if rejudge > 1 else "")
     )

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from lifebench.metrics._noise import DEFAULT_TARGETS
 from lifebench.reporting._load import RunData
 from lifebench.reporting._outcomes import UnitSummary, tool_error_kinds, unit_summaries
 from lifebench.reporting._report import Report, build_report
@@ -97,9 +98,12 @@ def complexity_buckets(report: Report, records: Sequence[Any]) -> list[Complexit
     return [ComplexityBucket(n, len(v), math.fsum(v) / len(v)) for n, v in sorted(rewards.items())]
 
 
-def build_run_report(run: RunData, label: str) -> RunReport:
-    """Report of ``run`` with its unit summaries, tool error kinds and complexity buckets."""
-    report = build_report(run.records, run.config, grading=run.grading)
+def build_run_report(
+    run: RunData, label: str, *, targets: Sequence[float] = DEFAULT_TARGETS
+) -> RunReport:
+    """Report of ``run`` with its unit summaries, tool error kinds and complexity buckets
+    (``targets``: the differences whose trials needed the noise floor lists)."""
+    report = build_report(run.records, run.config, grading=run.grading, targets=targets)
     return RunReport(
         label=label,
         run_dir=str(run.run_dir),

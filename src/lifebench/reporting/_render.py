@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from lifebench.metrics._types import Interval
+from lifebench.reporting._noise import noise_table, sources_table
 from lifebench.reporting._outcomes import OUTCOME_MARKS, UnitSummary
 from lifebench.reporting._report import Report
 from lifebench.reporting._safe import safe_text
@@ -298,6 +299,8 @@ def render_report(
     out = console or Console()
     tables = [summary_table(report), k_table(report), basis_table(report), coverage_table(report)]
     tables += [suite_table(report), termination_table(report), usage_table(report)]
+    if report.noise is not None:
+        tables += [noise_table(report.noise), *filter(None, [sources_table(report.noise)])]
     tables.append(failure_table(report))
     if show_tasks and outcomes is None:
         tables.append(task_table(report))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,8 @@ from lifebench.metrics import (
     ResultRecord,
     compute_metrics,
 )
+from lifebench.metrics._noise import DEFAULT_TARGETS, NoiseFloor, noise_floor
+from lifebench.metrics._trials import scored_trials
 from lifebench.reporting._outcomes import FailureGroup, failure_groups, unit_summaries
 
 
@@ -49,6 +51,13 @@ class Report(Metrics):
     def grading_summary(self) -> str:
         """One line: which grading produced the numbers (and a caveat when mixed)."""
         return grading_line(self.grading)
+
+    noise: NoiseFloor | None = Field(
+        None,
+        description="The run's noise floor: verdict flip rate across trials, intraclass "
+        "correlation, minimum detectable difference, trials needed for given differences, and "
+        "the variance split into task, agent, user simulator and judge (docs/compare.md).",
+    )
 
     failures: list[FailureGroup] = Field(
         default_factory=list,
@@ -116,6 +125,7 @@ def build_report(
     grading: Mapping[str, Any] | None = None,
     bootstrap_samples: int = DEFAULT_BOOTSTRAP_SAMPLES,
     seed: int = DEFAULT_BOOTSTRAP_SEED,
+    targets: Sequence[float] = DEFAULT_TARGETS,
 ) -> Report:
     """Compute the metrics of ``records``, add the suite's own metrics (the suite named in
     ``config``), attach ``config`` (normalised to plain JSON) and describe the grading behind
@@ -152,6 +162,7 @@ def build_report(
         config=plain_config,
         suite_metric_names=sorted(extra),
         grading=described,
+        noise=noise_floor(scored_trials(records), targets=targets),
         failures=failure_groups(unit_summaries(records)),
     )
 

@@ -74,7 +74,12 @@ def select_tasks(tasks: Sequence[Any], options: RunOptions) -> list[Any]:
 
 
 def plan_units(tasks: Sequence[Any], options: RunOptions) -> list[WorkUnit]:
-    """One unit per (task, trial), each with a seed derived from the run seed (sha256)."""
+    """One unit per (task, trial), each with a seed derived from the run seed (sha256); with
+    ``user_seeds`` > 1, the replays of :mod:`lifebench.runner._replay` too."""
+    if options.user_seeds > 1:
+        from lifebench.runner import _replay
+
+        return _replay.plan(tasks, options)
     return [
         WorkUnit(task_id=t.id, trial=trial, seed=derive_seed(options.seed, t.id, trial))
         for t in tasks
@@ -116,8 +121,18 @@ class Experiment:
             # the endpoint's first answer), so the thread uses time the event loop is idle.
             self._warming = asyncio.create_task(self._warm_up())
         task = self.tasks[unit.task_id]
-        episode = self.suite.build_episode(task, unit.trial, unit.seed, self.options, self.models)
+        replays = self.options.user_seeds > 1
+        if replays:
+            from lifebench.runner import _replay
+
+            episode = _replay.replay_episode(self.suite, task, unit, self.options, self.models)
+        else:
+            episode = self.suite.build_episode(
+                task, unit.trial, unit.seed, self.options, self.models
+            )
         simulation = await run_episode(episode)
+        if replays:
+            simulation = _replay.mark(simulation, unit, self.options)
         if simulation.termination is TerminationReason.INFRASTRUCTURE_ERROR:
             rejected = bool(simulation.info.get(REJECTED_FLAG))
             return UnitOutcome(

@@ -11,6 +11,7 @@ from lifebench.errors import InputError
 from lifebench.models import ModelCache, ModelFactory
 from lifebench.runner._experiment import CACHE_FILENAME, evaluate, grading_description
 from lifebench.runner._progress import Progress
+from lifebench.runner._rejudge import Rejudge
 from lifebench.runner._scheduler import primary_error
 from lifebench.runner._store import RunStore
 from lifebench.suites import RunOptions, get_suite
@@ -61,6 +62,7 @@ async def regrade(
     models_file: str | None = None,
     concurrency: int = 8,
     progress: Progress | None = None,
+    rejudge: int = 1,
 ) -> RegradeSummary:
     """Grade every completed simulation of ``run_dir`` again with the evaluators of ``overrides``.
 
@@ -70,7 +72,9 @@ async def regrade(
     defines the reward, how many simulations it is to grade, whether it finished), so a report
     can tell which grading produced its numbers — and that a re-grade killed part-way left
     them mixed. A judge provider that refuses every call stops the re-grade
-    (:class:`~lifebench.errors.FatalProviderError`).
+    (:class:`~lifebench.errors.FatalProviderError`). ``rejudge`` > 1 grades each trajectory
+    that many times in all (:mod:`lifebench.runner._rejudge`: the extra gradings bypass the
+    cache and are stored inside the evaluation).
     """
     store = RunStore.read(run_dir, write=True)
     try:
@@ -86,6 +90,7 @@ async def regrade(
                 file=str(run_dir),
             )
         tasks = {tid: suite.parse_task(stored_tasks[tid]) for tid in {r.task_id for r in records}}
+        models_given = models is not None
         if models is None:
             cache = ModelCache(run_dir / CACHE_FILENAME) if options.cache else None
             models = (
@@ -95,6 +100,7 @@ async def regrade(
             )
         evaluators = suite.build_evaluators(options, models)
         bases = suite.reward_bases(options)
+        extra = _rejudger(suite, options, bases, rejudge, models, models_given, models_file)
         grading = store.begin_grading("eval", grading_description(options, bases), len(records))
         limit = asyncio.Semaphore(concurrency)
         errors = 0
@@ -109,6 +115,10 @@ async def regrade(
                 new = await evaluate(
                     tasks[record.task_id], record.simulation, evaluators, bases, record.evaluation
                 )
+                if extra is not None:
+                    new = await extra[0].extend(
+                        tasks[record.task_id], record.simulation, new, record.evaluation
+                    )
                 store.record_evaluation(record.task_id, record.trial, new)
                 errors += int(new.error is not None)
                 if progress is not None:
@@ -124,8 +134,31 @@ async def regrade(
             if progress is not None:
                 progress.stop()
             await models.aclose()
+            if extra is not None and extra[1] is not models:
+                await extra[1].aclose()
         store.finish_grading(grading, len(records), errors)
         total = len(store.results())
         return RegradeSummary(graded=len(records), errors=errors, skipped=total - len(records))
     finally:
         store.close()
+
+
+def _rejudger(
+    suite: Any,
+    options: RunOptions,
+    bases: list[str],
+    gradings: int,
+    models: ModelFactory,
+    models_given: bool,
+    models_file: str | None,
+) -> tuple[Rejudge, ModelFactory] | None:
+    """The extra gradings of ``--rejudge`` (None for one grading): the run's evaluators on
+    models without the cache (the given factory in tests)."""
+    if gradings < 1:
+        raise InputError(f"--rejudge must be at least 1, got {gradings}", field="--rejudge")
+    if gradings == 1:
+        return None
+    fresh = models
+    if not models_given:
+        fresh = ModelFactory.from_file(models_file) if models_file else ModelFactory()
+    return Rejudge(gradings, suite.build_evaluators(options, fresh), bases), fresh
