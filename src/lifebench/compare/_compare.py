@@ -126,6 +126,8 @@ class PairComparison(_Frozen):
         f"{MAX_DISCORDANT}).",
     )
     discordant_total: int = 0
+    discordant_a: int = Field(0, description="Discordant tasks the first run does better on.")
+    discordant_b: int = Field(0, description="Discordant tasks the second run does better on.")
 
 
 class Settings(_Frozen):
@@ -411,6 +413,8 @@ def compare_runs(
                 metrics=[MetricComparison(**e) for e in raw[(i, j)]],
                 discordant=discordant[:MAX_DISCORDANT],
                 discordant_total=len(discordant),
+                discordant_a=sum(1 for d in discordant if d.better == "a"),
+                discordant_b=sum(1 for d in discordant if d.better == "b"),
             )
         )
     return Comparison(

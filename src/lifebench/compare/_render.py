@@ -90,10 +90,8 @@ def pair_table(c: Comparison, pair: PairComparison) -> Table:
 def discordant_table(c: Comparison, pair: PairComparison) -> Table:
     """Tasks whose success rate differs: successes / trials in each run, the trials to view."""
     a, b = _name(c, pair.a), _name(c, pair.b)
-    better_a = sum(1 for d in pair.discordant if d.better == "a")
     table = Table(
-        title=f"Discordant tasks: {better_a} better in {a}, "
-        f"{pair.discordant_total - better_a} in {b}",
+        title=f"Discordant tasks: {pair.discordant_a} better in {a}, {pair.discordant_b} in {b}",
         caption=(
             f"… {pair.discordant_total - MAX_DISCORDANT_SHOWN} more (--json lists them)"
             if pair.discordant_total > MAX_DISCORDANT_SHOWN

@@ -1,8 +1,9 @@
 """Paired statistics over tasks: the bootstrap interval of a mean difference, the exact test
 that fits the per-task values, and Holm's step-down correction.
 
-Every function is pure and seeded: the same inputs give the same numbers. The tests come from
-``scipy.stats`` (imported only when a test runs): the exact McNemar test is
+Every function is pure and seeded: the same inputs give the same numbers. The interval is
+:func:`scipy.stats.bootstrap` (percentile) and the tests come from ``scipy.stats`` too
+(imported only when used): the exact McNemar test is
 :func:`scipy.stats.binomtest` on the discordant tasks (the sign test), the paired permutation
 test is :func:`scipy.stats.permutation_test` with ``permutation_type="samples"`` (every task's
 pair of values may swap runs: sign flips of the differences), exact when it has no more than
@@ -16,8 +17,6 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
-
-from lifebench.metrics._bootstrap import bootstrap_ci
 
 ALPHA = 0.05
 """Family-wise error rate of the significance flags (after Holm's correction)."""
@@ -72,11 +71,32 @@ def paired_interval(
     seed: int,
     level: float,
 ) -> tuple[float, float]:
-    """Percentile bootstrap interval of :func:`mean_difference`, resampling tasks (the same
-    draw for both runs, so the interval is paired)."""
+    """Percentile bootstrap interval of :func:`mean_difference`, resampling tasks: each
+    replicate draws tasks with replacement and takes both runs' values of a drawn task, so the
+    interval is paired (:func:`scipy.stats.bootstrap` on the per-task differences, seeded).
+    One task: the interval is its difference."""
     _check_paired(a, b)
+    if samples < 1:
+        raise ValueError(f"samples must be at least 1, got {samples}")
+    if not 0 < level < 1:
+        raise ValueError(f"level must be in (0, 1), got {level}")
     diffs = [x - y for x, y in zip(a, b, strict=True)]
-    return bootstrap_ci({"d": diffs}, samples=samples, seed=seed, level=level)["d"]
+    if len(diffs) == 1:
+        return diffs[0], diffs[0]
+    import numpy as np
+    from scipy.stats import bootstrap
+
+    result = bootstrap(
+        (np.array(diffs, dtype=float),),
+        np.mean,
+        n_resamples=samples,
+        confidence_level=level,
+        method="percentile",
+        vectorized=True,
+        rng=np.random.default_rng(seed),
+    )
+    interval = result.confidence_interval
+    return float(interval.low), float(interval.high)
 
 
 def mcnemar_exact(a_better: int, b_better: int) -> float:

@@ -137,7 +137,12 @@ def mdd(
     tasks and ``trials`` trials each (harmonic mean) with this within-task variance."""
     if n_tasks < 2 or trials <= 0 or within_variance < 0:
         raise ValueError("need n_tasks >= 2, trials > 0 and a variance >= 0")
-    lam = noncentrality(n_tasks - 1, alpha=alpha, power=power)
+    return _mdd(
+        noncentrality(n_tasks - 1, alpha=alpha, power=power), n_tasks, trials, within_variance
+    )
+
+
+def _mdd(lam: float, n_tasks: int, trials: float, within_variance: float) -> float:
     return lam * math.sqrt(2 * within_variance / (trials * n_tasks))
 
 
@@ -150,14 +155,19 @@ def trials_needed(
     power: float = POWER,
 ) -> int:
     """The fewest trials per task at which :func:`mdd` is at most ``target`` (> 0)."""
-    if target <= 0:
-        raise ValueError(f"the target difference must be > 0, got {target}")
     if n_tasks < 2 or within_variance < 0:
         raise ValueError("need n_tasks >= 2 and a variance >= 0")
-    lam = noncentrality(n_tasks - 1, alpha=alpha, power=power)
+    return _trials_needed(
+        noncentrality(n_tasks - 1, alpha=alpha, power=power), n_tasks, within_variance, target
+    )
+
+
+def _trials_needed(lam: float, n_tasks: int, within_variance: float, target: float) -> int:
+    if target <= 0:
+        raise ValueError(f"the target difference must be > 0, got {target}")
     exact = 2 * within_variance * lam**2 / (n_tasks * target**2)
     k = max(1, math.ceil(exact - 1e-9))
-    while k > 1 and mdd(n_tasks, k - 1, within_variance, alpha=alpha, power=power) <= target:
+    while k > 1 and _mdd(lam, n_tasks, k - 1, within_variance) <= target:
         k -= 1  # guard the ceiling against rounding
     return k
 
@@ -196,11 +206,9 @@ def noise_floor(
         denominator = msb + (n0 - 1) * msw
         icc = (msb - msw) / denominator if denominator > 0 else None
         assert k is not None
-        floor = mdd(len(rows), k, msw, alpha=alpha, power=power)
-        needed = {
-            target_key(x): trials_needed(len(rows), msw, x, alpha=alpha, power=power)
-            for x in targets
-        }
+        lam = noncentrality(len(rows) - 1, alpha=alpha, power=power)
+        floor = _mdd(lam, len(rows), k, msw)
+        needed = {target_key(x): _trials_needed(lam, len(rows), msw, x) for x in targets}
         if msw == 0:
             notes.append(
                 "the trials of every task agree: no trial noise was measured, so any "

@@ -43,6 +43,8 @@ class RunReport:
     summaries: list[UnitSummary]
     tool_errors: dict[str, int]
     complexity: list[ComplexityBucket]
+    data: RunData | None = None
+    """The run itself (records, tasks, grading), for the comparison of runs."""
 
     @property
     def config(self) -> dict[str, Any]:
@@ -111,6 +113,7 @@ def build_run_report(
         summaries=unit_summaries(run.records),
         tool_errors=tool_error_kinds(run.records),
         complexity=complexity_buckets(report, run.records),
+        data=run,
     )
 
 

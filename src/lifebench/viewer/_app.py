@@ -9,6 +9,7 @@ Host (no DNS rebinding).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from importlib.resources import files
 from pathlib import Path
@@ -228,6 +229,21 @@ class Viewer:
             ],
         )
 
+    def _comparisons(self) -> list[Any]:
+        from lifebench.reporting._compare_html import comparison_sections
+
+        reports = [s.report() for s in self.sources]
+        readable = [r for r in reports if r is not None]
+        sections = comparison_sections(readable)
+        index = {id(r): i for i, r in enumerate(reports) if r is not None}
+        positions = [index[id(r)] for r in readable]
+        # sections number their runs among the readable ones: map back to the viewer's runs
+        return [dataclasses.replace(s, indices=[positions[i] for i in s.indices]) for s in sections]
+
+    async def comparison(self, request: Request) -> Response:
+        sections = await run_in_threadpool(self._comparisons)
+        return self._page("comparison.html.j2", sections=sections)
+
     def _report_html(self) -> tuple[str, str] | None:
         from lifebench.reporting._html import csp_for_style, render_html
         from lifebench.reporting._templates import static_text
@@ -260,6 +276,7 @@ def create_app(
             Route("/", viewer.index),
             Route("/sim", viewer.simulation),
             Route("/compare", viewer.compare),
+            Route("/comparison", viewer.comparison),
             Route("/report", viewer.report),
             Route("/api/status", viewer.status),
             Route("/favicon.ico", lambda request: Response(status_code=204)),
