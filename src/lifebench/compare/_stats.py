@@ -120,12 +120,13 @@ def permutation_p(
     a: Sequence[float], b: Sequence[float], *, resamples: int, seed: int
 ) -> tuple[float, bool]:
     """Two-sided p-value of the paired permutation test of the mean difference, and whether
-    it is exact. Tied tasks change no arrangement and are left out; no untied task: 1.0."""
+    it is exact. Tied tasks change no arrangement and are left out; with fewer than two untied
+    tasks every arrangement is as extreme as the observed one: 1.0."""
     _check_paired(a, b)
     if resamples < 1:
         raise ValueError(f"resamples must be at least 1, got {resamples}")
     pairs = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
-    if not pairs:
+    if len(pairs) < 2:  # no untied task, or one: either sign is as extreme
         return 1.0, True
     import numpy as np
     from scipy.stats import permutation_test
