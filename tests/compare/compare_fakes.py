@@ -28,7 +28,9 @@ class Rec:
     evaluation: Evaluation | None
 
 
-def evaluation(reward: float, extra: Sequence[float | None] = (), *, basis: str = "state") -> Evaluation:
+def evaluation(
+    reward: float, extra: Sequence[float | None] = (), *, basis: str = "state"
+) -> Evaluation:
     """An evaluation of ``reward`` on one basis, with extra gradings ``extra`` (None: an
     extra grading that failed)."""
     result = BasisResult(basis=basis, reward=reward, score=reward)
@@ -39,7 +41,9 @@ def evaluation(reward: float, extra: Sequence[float | None] = (), *, basis: str 
     for i, x in enumerate(extra, start=1):
         r = BasisResult(basis=basis, reward=0.0 if x is None else x, score=0.0)
         error = "evaluation failed: judge broke" if x is None else None
-        replicates.append((100 + i, Evaluation(reward=r.reward, basis=basis, by_basis={basis: r}, error=error)))
+        replicates.append(
+            (100 + i, Evaluation(reward=r.reward, basis=basis, by_basis={basis: r}, error=error))
+        )
     return with_replicates(ev, replicates)
 
 
@@ -73,7 +77,10 @@ def bernoulli_run(
     probabilities: Mapping[str, float], trials: int, rng: random.Random
 ) -> dict[str, list[float]]:
     """Rewards 0/1 per task: ``trials`` draws with the task's success probability."""
-    return {t: [1.0 if rng.random() < p else 0.0 for _ in range(trials)] for t, p in probabilities.items()}
+    return {
+        t: [1.0 if rng.random() < p else 0.0 for _ in range(trials)]
+        for t, p in probabilities.items()
+    }
 
 
 def config(**changes: Any) -> dict[str, Any]:

@@ -68,7 +68,9 @@ def _trajectory(messages: list[dict[str, Any]]) -> list[Message]:
     return out
 
 
-async def _oracle_step(task: Any, messages: list[dict[str, Any]], language: str) -> AssistantMessage:
+async def _oracle_step(
+    task: Any, messages: list[dict[str, Any]], language: str
+) -> AssistantMessage:
     agent = OracleAgent(task, domain="delivery", language=language)
     made = [m for m in messages if m["role"] == "assistant"][1:]  # the first is the greeting
     history = _trajectory(messages)

@@ -35,7 +35,9 @@ def _trajectory(messages: list[dict[str, Any]]) -> list[Message]:
             out.append(UserMessage(content=m["content"]))
         elif m["role"] == "assistant":
             calls = [
-                ToolCall(id=c["id"], name=c["function"]["name"], arguments=c["function"]["arguments"])
+                ToolCall(
+                    id=c["id"], name=c["function"]["name"], arguments=c["function"]["arguments"]
+                )
                 for c in m.get("tool_calls") or []
             ]
             out.append(AssistantMessage(content=m.get("content") or "", tool_calls=calls))

@@ -108,8 +108,13 @@ def test_task_contents_and_versions() -> None:
 
 
 def test_the_grading_log_decides_the_judge() -> None:
-    part = {"evaluator": "rubric", "judge_model": "j@http://h/v1", "bases": ["rubric"],
-            "suite_options": {"judge_variant": "sliding", "window": 10}, "source": "eval"}
+    part = {
+        "evaluator": "rubric",
+        "judge_model": "j@http://h/v1",
+        "bases": ["rubric"],
+        "suite_options": {"judge_variant": "sliding", "window": 10},
+        "source": "eval",
+    }
     graded = {"parts": [part], "mixed": False}
     found = _diff(config(), config(), b={"grading": graded})
     aspects = sorted({m.aspect for m in found})

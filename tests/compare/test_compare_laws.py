@@ -35,7 +35,9 @@ def _means(run: dict[str, list[float]]) -> list[float]:
     return [math.fsum(v) / len(v) for _, v in sorted(run.items())]
 
 
-def _probabilities(n: int, rng: random.Random, low: float = 0.1, high: float = 0.9) -> dict[str, float]:
+def _probabilities(
+    n: int, rng: random.Random, low: float = 0.1, high: float = 0.9
+) -> dict[str, float]:
     return {f"t{i:03d}": rng.uniform(low, high) for i in range(n)}
 
 

@@ -54,7 +54,9 @@ def test_refuses_incomparable_runs_naming_every_difference() -> None:
 def test_refuses_too_few_shared_tasks() -> None:
     a = _run("a", {t: [1.0] for t in TASKS[:8]})
     b = _run("b", {t: [1.0] for t in TASKS[4:]})
-    with pytest.raises(ComparisonError, match=r"share 4 scored task\(s\) \(a: 8, b: 8.*at least 10"):
+    with pytest.raises(
+        ComparisonError, match=r"share 4 scored task\(s\) \(a: 8, b: 8.*at least 10"
+    ):
         compare_runs([a, b], ["a", "b"])
     result = compare_runs([a, b], ["a", "b"], min_shared=4)
     assert result.shared_tasks == 4
@@ -91,8 +93,13 @@ def test_values_differences_and_tests_of_one_pair() -> None:
     # discordant tasks: success rates differ (t00-t02: 2/2 vs 1/2; t08-t11: 1/2 vs 2/2)
     got = [(d.task_id, d.better, d.a_successes, d.b_successes) for d in pair.discordant]
     assert got == [
-        ("t00", "a", 2, 1), ("t01", "a", 2, 1), ("t02", "a", 2, 1),
-        ("t08", "b", 1, 2), ("t09", "b", 1, 2), ("t10", "b", 1, 2), ("t11", "b", 1, 2),
+        ("t00", "a", 2, 1),
+        ("t01", "a", 2, 1),
+        ("t02", "a", 2, 1),
+        ("t08", "b", 1, 2),
+        ("t09", "b", 1, 2),
+        ("t10", "b", 1, 2),
+        ("t11", "b", 1, 2),
     ]
     first = pair.discordant[0]
     assert (first.a_trial, first.b_trial) == (0, 1)  # a success of a, the failure of b
@@ -120,9 +127,7 @@ def test_holm_over_the_pairs_of_three_runs() -> None:
     good = {t: [1.0] for t in TASKS}
     bad = {t: [0.0] if i < 9 else [1.0] for i, t in enumerate(TASKS)}
     mid = {t: [0.0] if i < 4 else [1.0] for i, t in enumerate(TASKS)}
-    result = compare_runs(
-        [_run("g", good), _run("b", bad), _run("m", mid)], ["g", "b", "m"]
-    )
+    result = compare_runs([_run("g", good), _run("b", bad), _run("m", mid)], ["g", "b", "m"])
     assert [(p.a, p.b) for p in result.pairs] == [(0, 1), (0, 2), (1, 2)]
     raw = [p.metrics[0].p_value for p in result.pairs]
     assert raw == pytest.approx([mcnemar_exact(9, 0), mcnemar_exact(4, 0), mcnemar_exact(0, 5)])
@@ -188,7 +193,9 @@ def test_the_suite_names_its_own_numbers(monkeypatch: pytest.MonkeyPatch) -> Non
     assert any("missing: no shared task has a value" in w for w in result.warnings)
 
 
-def test_suite_numbers_of_different_suites_are_not_compared(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_suite_numbers_of_different_suites_are_not_compared(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(lifebench.suites, "get_suite", lambda name: _FakeSuite())
     a = _run("a", {t: [1.0] for t in TASKS})
     b = _run("b", {t: [1.0] for t in TASKS}, cfg=config(suite="other"))
@@ -210,9 +217,7 @@ def test_a_suite_without_the_hook_is_compared_on_the_core_metrics() -> None:
 def test_only_scored_trials_are_compared() -> None:
     a = records({t: [1.0] for t in TASKS})
     a.append(rec(TASKS[0], 1, 0.0, status="infra_error"))
-    result = compare_runs(
-        [run_data(a, name="a"), _run("b", {t: [1.0] for t in TASKS})], ["a", "b"]
-    )
+    result = compare_runs([run_data(a, name="a"), _run("b", {t: [1.0] for t in TASKS})], ["a", "b"])
     assert result.k == 1
     assert result.pairs[0].discordant == []
 

@@ -42,7 +42,9 @@ def test_permutation_test_is_exact_on_few_tasks() -> None:
     assert exact is True
     assert p == pytest.approx(2 / 8)
     # ties are left out: the same three plus two ties give the same p
-    p2, _ = permutation_p([1.0, 0.8, 0.6, 0.5, 0.5], [0.0, 0.1, 0.2, 0.5, 0.5], resamples=99, seed=0)
+    p2, _ = permutation_p(
+        [1.0, 0.8, 0.6, 0.5, 0.5], [0.0, 0.1, 0.2, 0.5, 0.5], resamples=99, seed=0
+    )
     assert p2 == pytest.approx(2 / 8)
 
 
@@ -119,7 +121,9 @@ def test_paired_interval_is_seeded_and_contains_the_difference() -> None:
 
 
 def test_paired_interval_edge_cases() -> None:
-    assert paired_interval([0.7], [0.2], samples=10, seed=0, level=0.95) == pytest.approx((0.5, 0.5))
+    assert paired_interval([0.7], [0.2], samples=10, seed=0, level=0.95) == pytest.approx(
+        (0.5, 0.5)
+    )
     assert paired_interval([0.5, 0.5], [0.5, 0.5], samples=10, seed=0, level=0.95) == (0.0, 0.0)
     with pytest.raises(ValueError, match="samples"):
         paired_interval([1.0, 0.0], [0.0, 0.0], samples=0, seed=0, level=0.95)
@@ -159,7 +163,9 @@ def test_holm_laws(ps: list[float]) -> None:
 
 
 @given(values, st.data())
-def test_swapping_the_runs_negates_the_difference_and_keeps_p(a: list[float], data: st.DataObject) -> None:
+def test_swapping_the_runs_negates_the_difference_and_keeps_p(
+    a: list[float], data: st.DataObject
+) -> None:
     b = data.draw(st.lists(st.floats(0, 1, allow_nan=False), min_size=len(a), max_size=len(a)))
     forward = paired_test(a, b, resamples=200, seed=5)
     backward = paired_test(b, a, resamples=200, seed=5)

@@ -116,7 +116,10 @@ def test_noise_floor_of_a_known_run() -> None:
     assert floor.between_task_variance == pytest.approx(max(0.0, (msb - msw) / n0))
     assert floor.icc == pytest.approx((msb - msw) / (msb + (n0 - 1) * msw))
     assert floor.mdd == pytest.approx(mdd(3, 4, msw))
-    assert floor.trials_needed == {"0.1": trials_needed(3, msw, 0.1), "0.5": trials_needed(3, msw, 0.5)}
+    assert floor.trials_needed == {
+        "0.1": trials_needed(3, msw, 0.1),
+        "0.5": trials_needed(3, msw, 0.5),
+    }
     assert floor.notes == []
     assert floor.sources is not None and floor.sources.tasks == 3
 

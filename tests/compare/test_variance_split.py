@@ -29,7 +29,9 @@ def _simulated(
             agent = rng.gauss(0, sd["agent"])
             for s in range(seeds):
                 user = rng.gauss(0, sd["user"])
-                ys = [0.5 + task + agent + user + rng.gauss(0, sd["judge"]) for _ in range(gradings)]
+                ys = [
+                    0.5 + task + agent + user + rng.gauss(0, sd["judge"]) for _ in range(gradings)
+                ]
                 out.append(rec(f"t{i}", s * agents + a, ys[0], replay=(a, s), extra=ys[1:]))
     return out
 
