@@ -29,6 +29,8 @@ from lifebench.vita.agents.oracle import OracleAgent
 from lifebench.vita.suite import VitaSuite
 
 GIVE_UP = "I am sorry, I cannot help with that."
+HURRY = " I am in a hurry."
+"""What a hurried user (:mod:`noisy_user`) adds to the instructions: the agent gives up."""
 
 
 @lru_cache(maxsize=4)
@@ -85,9 +87,10 @@ async def respond(body: dict[str, Any]) -> dict[str, Any]:
     tasks = _tasks(os.environ.get("LIFEBENCH_FLAKY_TASKS", ""), language)
     messages = body["messages"]
     first_user = next(m["content"] for m in messages if m["role"] == "user")
-    task = tasks[first_user]
+    hurried = first_user.endswith(HURRY)
+    task = tasks[first_user.removesuffix(HURRY)]
     rate, planted = settings(str(body.get("model") or ""))
-    if fails(task.id, int(body.get("seed") or 0), rate, planted):
+    if hurried or fails(task.id, int(body.get("seed") or 0), rate, planted):
         said = [m for m in messages if m["role"] == "assistant"][1:]
         return completion_response("###STOP###" if said else GIVE_UP)
     step = await _oracle_step(task, messages, language)

@@ -290,10 +290,11 @@ def test_user_seeds_replay_each_agent_trial(tmp_path: Path) -> None:
     for units in by_task.values():
         assert [u.trial for u in units] == [0, 1, 2, 3]
         assert units[0].simulation.info.get("replay") is None  # the ordinary trials stay
-        assert units[2].simulation.info["replay"] == {"agent_trial": 0, "user_seed": 1}
-        assert units[3].simulation.info["replay"] == {"agent_trial": 1, "user_seed": 1}
-        assert units[2].simulation.seed == units[0].simulation.seed  # the same agent seed
-        assert units[2].seed != units[0].seed  # its own unit seed
+        replay = units[2].simulation.info["replay"]
+        assert (replay["agent_trial"], replay["user_seed"]) == (0, 1)
+        assert replay["agent_seed"] == units[0].seed  # the agent of trial 0
+        assert units[3].simulation.info["replay"]["agent_seed"] == units[1].seed
+        assert units[2].simulation.seed == units[2].seed != units[0].seed  # its own seed
     rep = json.loads(_invoke(["report", str(out), "--json"]).stdout)
     assert rep["noise"]["sources"]["user_seeds"] == 2.0
     user = next(c for c in rep["noise"]["sources"]["components"] if c["name"] == "user")

@@ -14,17 +14,23 @@ MAX_DISCORDANT_SHOWN = 20
 _TEST = {"mcnemar_exact": "McNemar", "permutation": "perm."}
 
 
+def _decimals(m: MetricComparison) -> int:
+    """Decimals of a raw metric's numbers: 1 from 10 up, 2 from 1 up, else 3."""
+    largest = max(abs(x) for x in (m.a, m.b, *m.ci))
+    return 1 if largest >= 10 else 2 if largest >= 1 else 3
+
+
 def value_text(m: MetricComparison, value: float) -> str:
-    """A metric value: a percentage for fractions, else 4 significant digits."""
-    return pct(value) if m.scale == "fraction" else f"{value:.4g}"
+    """A metric value: a percentage for fractions, else as many decimals as its size needs."""
+    return pct(value) if m.scale == "fraction" else f"{value:.{_decimals(m)}f}"
 
 
 def difference_text(m: MetricComparison) -> str:
     """``+7.0 [+1.0, +13.0]``: in percentage points for fractions."""
     factor = 100.0 if m.scale == "fraction" else 1.0
-    fmt = "{:+.1f}" if m.scale == "fraction" else "{:+.3g}"
-    low, high = (fmt.format(factor * x) for x in m.ci)
-    return f"{fmt.format(factor * m.difference)} [{low}, {high}]"
+    digits = 1 if m.scale == "fraction" else _decimals(m)
+    low, high = (f"{factor * x:+.{digits}f}" for x in m.ci)
+    return f"{factor * m.difference:+.{digits}f} [{low}, {high}]"
 
 
 def p_text(m: MetricComparison, several: bool) -> str:
@@ -39,7 +45,7 @@ def runs_table(c: Comparison) -> Table:
     table = Table(title=f"Runs (compared on {c.shared_tasks} shared tasks)")
     table.add_column("", justify="right")
     table.add_column("run", overflow="fold")
-    table.add_column("agent", overflow="fold")
+    table.add_column("agent", overflow="ellipsis", no_wrap=True, max_width=32)
     table.add_column("tasks", justify="right")
     table.add_column("flips", justify="right")
     table.add_column("MDD", justify="right")
@@ -124,6 +130,15 @@ def render_comparison(c: Comparison, console: Console | None = None) -> None:
     for pair in c.pairs:
         out.print(pair_table(c, pair))
         if pair.discordant_total:
+            a, b = _name(c, pair.a), _name(c, pair.b)
+            out.print(
+                Text(
+                    f"Discordant tasks: {pair.discordant_a} better in {a}, "
+                    f"{pair.discordant_b} in {b}",
+                    style="bold",
+                ),
+                highlight=False,
+            )
             out.print(discordant_table(c, pair))
     out.print(
         Text(

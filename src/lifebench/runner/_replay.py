@@ -6,7 +6,9 @@ seed ``s = t div K``. The unit's seed (stored, checked on resume) is the ordinar
 for ``s = 0`` and a seed derived from ``(run seed, task, a, "user", s)`` otherwise, so every
 unit keeps its own seed and a changed layout is refused on resume. The episode of a replay is
 the suite's episode for the agent seed, with the user simulator of the suite's episode for
-the replay's seed — the suite is asked twice, nothing else changes.
+the replay's seed — the suite is asked twice, nothing else changes. The simulation carries the
+unit's own seed (so the judges of two replays of one agent trial draw independently) and
+records the agent's seed beside its position.
 """
 
 from __future__ import annotations
@@ -63,7 +65,9 @@ def replay_episode(
 
 
 def mark(simulation: Simulation, unit: WorkUnit, options: RunOptions) -> Simulation:
-    """``simulation`` with its replay position recorded (runs with user seeds only)."""
+    """``simulation`` with the unit's seed and its replay position recorded (runs with user
+    seeds only)."""
     agent, user = split_trial(unit.trial, options.trials)
-    info = {**simulation.info, **replay_info(agent, user)}
-    return simulation.model_copy(update={"info": info})
+    seed = agent_seed(options, unit.task_id, agent)
+    info = {**simulation.info, **replay_info(agent, user, seed)}
+    return simulation.model_copy(update={"seed": unit.seed, "info": info})

@@ -4,8 +4,10 @@ With ``S`` user seeds and ``K`` trials, a task has ``K * S`` units: trial ``t`` 
 agent of trial ``a = t mod K`` (the same agent seed as trial ``a``) against user-simulator
 seed ``s = t div K``. Trials ``0 … K-1`` (``s = 0``) are the run's ordinary trials, so adding
 user seeds to a run keeps every unit it has. Such a simulation records its position in
-``Simulation.info["replay"]`` as ``{"agent_trial": a, "user_seed": s}``; a simulation without
-it is trial ``a = t`` with the user seed of its own trial (``s = 0``).
+``Simulation.info["replay"]`` as ``{"agent_trial": a, "user_seed": s, "agent_seed": …}`` (the
+seed the agent was given; ``Simulation.seed`` is the unit's own seed, which the user simulator
+and the judges get); a simulation without it is trial ``a = t`` with the user seed of its own
+trial (``s = 0``).
 """
 
 from __future__ import annotations
@@ -26,9 +28,12 @@ def split_trial(trial: int, trials: int) -> tuple[int, int]:
     return agent_trial, user_seed
 
 
-def replay_info(agent_trial: int, user_seed: int) -> dict[str, Any]:
-    """The ``info`` entry recording a replay's position."""
-    return {REPLAY_KEY: {"agent_trial": agent_trial, "user_seed": user_seed}}
+def replay_info(agent_trial: int, user_seed: int, agent_seed: int | None = None) -> dict[str, Any]:
+    """The ``info`` entry recording a replay's position (and the agent's seed)."""
+    entry: dict[str, Any] = {"agent_trial": agent_trial, "user_seed": user_seed}
+    if agent_seed is not None:
+        entry["agent_seed"] = agent_seed
+    return {REPLAY_KEY: entry}
 
 
 def replay_position(simulation: Simulation) -> tuple[int, int]:
