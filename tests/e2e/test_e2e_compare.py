@@ -200,6 +200,9 @@ def test_the_report_shows_the_noise_floor(runs: dict[str, Path]) -> None:
     assert noise["tasks"] == TASKS and noise["trials_per_task"] == 2.0
     assert 0 < noise["flip_rate"] < 1 and noise["mdd"] > 0
     assert set(noise["trials_needed"]) == {"0.02", "0.05", "0.1"}
+    detect = _invoke(["report", str(runs["base"]), "--json", "--detect", "0.03", "--detect", "0.2"])
+    assert set(json.loads(detect.stdout)["noise"]["trials_needed"]) == {"0.03", "0.2"}
+    assert _invoke(["report", str(runs["base"]), "--detect", "0"]).exit_code == 2
     text = _invoke(["report", str(runs["base"])], env={"COLUMNS": "100"}).stdout
     assert "verdict flip rate" in text and "min. detectable Avg@k difference" in text
     assert "Where the variance comes from" in text

@@ -36,14 +36,26 @@ def report(
     markdown: Annotated[
         Path | None, typer.Option("--markdown", help="Write the report as Markdown to this file.")
     ] = None,
+    detect: Annotated[
+        list[float] | None,
+        typer.Option(
+            "--detect",
+            min=0.0001,
+            max=1.0,
+            help="A difference of Avg@k (0.05 = 5 points) whose trials per task needed to detect "
+            "it the noise floor lists (repeat; default 0.02, 0.05 and 0.1).",
+        ),
+    ] = None,
 ) -> None:
     """Show Avg@k, Pass@k, Pass^k (with 95% bootstrap CIs), failures grouped by message,
-    terminations, turns, tokens and cost of each run.
+    terminations, turns, tokens and cost of each run, and its noise floor (verdict flip rate,
+    ICC, minimum detectable difference, trials needed, where the variance comes from).
 
     The JSON is deterministic: the same stored results always print the same bytes (a JSON
     list when several RUN_DIRs are given). --html / --markdown compare all RUN_DIRs in one
     document instead of printing.
     """
+    from lifebench.metrics._noise import DEFAULT_TARGETS
     from lifebench.reporting import render_report, report_json
     from lifebench.reporting._bundle import build_run_report, run_labels
     from lifebench.reporting._load import load_run
@@ -51,7 +63,11 @@ def report(
     with user_errors():
         runs = [load_run(d) for d in run_dirs]
         labels = run_labels(run_dirs)
-        bundles = [build_run_report(run, label) for run, label in zip(runs, labels, strict=True)]
+        targets = tuple(detect) if detect else DEFAULT_TARGETS
+        bundles = [
+            build_run_report(run, label, targets=targets)
+            for run, label in zip(runs, labels, strict=True)
+        ]
         if html is not None or markdown is not None:
             from lifebench.reporting._html import render_html, render_markdown
 
