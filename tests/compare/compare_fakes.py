@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "metrics"))
+
+from metrics_fakes import Rec
 
 from lifebench.evaluation._rejudge import with_replicates
 from lifebench.evaluation._types import BasisResult, Evaluation
@@ -14,18 +18,6 @@ from lifebench.reporting._load import RunData
 from lifebench.runner._records import RunMeta
 from lifebench.simulation._replay import replay_info
 from lifebench.simulation._types import Simulation, TerminationReason
-
-
-@dataclass(frozen=True)
-class Rec:
-    """Satisfies lifebench.metrics.ResultRecord."""
-
-    task_id: str
-    trial: int
-    status: str
-    attempts: int
-    simulation: Simulation | None
-    evaluation: Evaluation | None
 
 
 def evaluation(

@@ -5,8 +5,6 @@ request off this machine, no console error."""
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,7 +14,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from test_e2e_view_browser import _cli, _first_line, _page
+from test_e2e_view_browser import _cli, _page, view_server
 from test_e2e_view_browser import context as _chromium  # noqa: F401  (the fixture)
 
 
@@ -32,23 +30,8 @@ def viewer(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, list
     runs = [root / "oracle", root / "noop"]
     _cli("run", "--num-tasks", "12", "--trials", "2", "--out", str(runs[0]))
     _cli("run", "--num-tasks", "12", "--trials", "2", "--agent", "noop", "--out", str(runs[1]))
-    command = [sys.executable, "-c", "from lifebench.cli import main; main()", "view"]
-    command += [*map(str, runs), "--port", "0"]
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
-    )
-    try:
-        line = _first_line(process.stdout, timeout=60)
-        assert line.startswith("lifebench view: http://127.0.0.1:"), (line, process.poll())
-        yield line.split()[2], runs
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=15)
+    with view_server(runs) as (url, _):
+        yield url, runs
 
 
 def test_the_comparison_page_opens_each_discordant_pair(

@@ -9,6 +9,7 @@ tests; elsewhere they are skipped with the reason.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import shutil
@@ -172,17 +173,16 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         build_run(root / "b", model=MODEL_B, domain="instore"),
         root / "offline",
     ]
-    command = [
-        sys.executable,
-        "-c",
-        "from lifebench.cli import main; main()",
-        "view",
-        *map(str, runs),
-        "--port",
-        "0",
-        "--poll",
-        "0.5",
-    ]
+    with view_server(runs, "--poll", "0.5") as (url, process):
+        yield Server(url, runs, process)
+
+
+@contextlib.contextmanager
+def view_server(runs: list[Path], *options: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """``lifebench view RUNS…`` in a process of its own on a free port: (URL, process);
+    stopped on exit."""
+    command = [sys.executable, "-c", "from lifebench.cli import main; main()", "view"]
+    command += [*map(str, runs), "--port", "0", *options]
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
@@ -190,7 +190,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     try:
         line = _first_line(process.stdout, timeout=60)
         assert line.startswith("lifebench view: http://127.0.0.1:"), (line, process.poll())
-        yield Server(line.split()[2], runs, process)
+        yield line.split()[2], process
     finally:
         process.terminate()
         try:
