@@ -141,3 +141,15 @@ def test_the_viewer_comparison_page_without_pairs(runs: dict[str, Path]) -> None
         create_app([runs["oracle"], runs["short"]], min_interval=0.0), base_url="http://127.0.0.1"
     )
     assert "Not compared: the runs are not comparable" in client.get("/comparison").text
+
+
+def test_the_viewer_recomputes_the_comparison_only_when_a_run_changed(tmp_path: Path) -> None:
+    a = _offline(tmp_path / "a")
+    b = _offline(tmp_path / "b", "--agent", "noop")
+    viewer = create_app([a, b], min_interval=0.0).state.viewer
+    first = viewer._comparisons()
+    assert viewer._comparisons() is first
+    _offline(b, "--agent", "noop", "--trials", "3")  # one more trial per task
+    again = viewer._comparisons()
+    assert again is not first
+    assert again[0].comparison.runs[1].noise.trials_per_task == 3.0

@@ -107,6 +107,8 @@ class Viewer:
         ]
         self.poll_ms = poll_ms
         self.env = _environment()
+        self._compared: tuple[tuple[int | None, ...], list[Any]] | None = None
+        """The last comparison, and the snapshot versions it was computed from."""
 
     def _page(self, name: str, status: int = 200, **context: Any) -> HTMLResponse:
         html = self.env.get_template(name).render(
@@ -230,15 +232,24 @@ class Viewer:
         )
 
     def _comparisons(self) -> list[Any]:
+        """The comparison sections of the runs, recomputed only when a run changed."""
         from lifebench.reporting._compare_html import comparison_sections
 
         reports = [s.report() for s in self.sources]
+        snaps = [s.snapshot() for s in self.sources]
+        versions = tuple(None if snap is None else snap.version for snap in snaps)
+        if self._compared is not None and self._compared[0] == versions:
+            return self._compared[1]
         readable = [r for r in reports if r is not None]
         sections = comparison_sections(readable)
         index = {id(r): i for i, r in enumerate(reports) if r is not None}
         positions = [index[id(r)] for r in readable]
         # sections number their runs among the readable ones: map back to the viewer's runs
-        return [dataclasses.replace(s, indices=[positions[i] for i in s.indices]) for s in sections]
+        mapped = [
+            dataclasses.replace(s, indices=[positions[i] for i in s.indices]) for s in sections
+        ]
+        self._compared = (versions, mapped)
+        return mapped
 
     async def comparison(self, request: Request) -> Response:
         sections = await run_in_threadpool(self._comparisons)
