@@ -251,9 +251,15 @@ class Viewer:
         self._compared = (versions, mapped)
         return mapped
 
+    def _noise(self) -> list[tuple[str, Any]]:
+        """(label, noise floor) of every readable run."""
+        reports = [(s.label, s.report()) for s in self.sources]
+        return [(label, r.report.noise) for label, r in reports if r is not None]
+
     async def comparison(self, request: Request) -> Response:
         sections = await run_in_threadpool(self._comparisons)
-        return self._page("comparison.html.j2", sections=sections)
+        noise = await run_in_threadpool(self._noise)
+        return self._page("comparison.html.j2", sections=sections, noise=noise)
 
     def _report_html(self) -> tuple[str, str] | None:
         from lifebench.reporting._html import csp_for_style, render_html
