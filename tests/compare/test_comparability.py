@@ -127,3 +127,10 @@ def test_the_grading_log_decides_the_judge() -> None:
     # a grading log without an attributable part falls back on the configuration
     unknown = {"parts": [{"source": "unknown", "simulations": 3}], "mixed": False}
     assert _diff(config(), config(), b={"grading": unknown}) == []
+
+
+def test_a_suite_not_installed_is_assumed_to_simulate_its_user_with_a_model() -> None:
+    other = {"suite": "not-installed", "user": "scripted", "user_model": None}
+    found = _diff(config(**other), config(**other, temperature=0.5))
+    assert [m.aspect for m in found] == ["user simulator"]
+    assert "temperature" in found[0].detail

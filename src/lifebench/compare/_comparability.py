@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lifebench._util.hashing import canonical_json
+from lifebench.errors import LifebenchError
 from lifebench.reporting._load import RunData
 from lifebench.suites._options import model_identity
 
@@ -84,7 +85,7 @@ def _user_uses_model(config: Mapping[str, Any]) -> bool:
 
     try:
         roles = options_model(str(config.get("suite") or "vita")).roles
-    except Exception:  # an unknown suite: assume the worst
+    except LifebenchError:  # a suite not installed here: assume the user uses a model
         return True
     return bool(roles.users.get(str(config.get("user") or ""), True))
 
