@@ -222,6 +222,16 @@ def _models(tmp_path: Path, url: str) -> Path:
     return path
 
 
+def _cached_calls(run_dir: Path) -> int:
+    import sqlite3
+
+    conn = sqlite3.connect(run_dir / "model_cache.sqlite")
+    try:
+        return int(conn.execute("SELECT count(*) FROM model_calls").fetchone()[0])
+    finally:
+        conn.close()
+
+
 def test_rejudge_splits_off_the_judge_share(tmp_path: Path) -> None:
     server = MockOpenAIServer(responder=noisy_judge.respond, keep_requests=False)
     with MockServerThread(server) as judge:
@@ -235,11 +245,13 @@ def test_rejudge_splits_off_the_judge_share(tmp_path: Path) -> None:
         before = json.loads(_invoke(["report", str(out), "--json"]).stdout)
         assert before["noise"]["sources"]["gradings"] == 1.0
         judge_calls = server.count
+        cached = _cached_calls(out)
         result = _invoke(["eval", str(out), "--rejudge", "3", "--quiet", *args])
         assert result.exit_code == 0, result.stderr
         assert "each graded 3 times" in result.stdout
         fresh = server.count - judge_calls
         assert fresh > 0  # the extra gradings are new calls, the ordinary one is cached
+        assert _cached_calls(out) == cached + fresh  # …and every new call is recorded
         rep = json.loads(_invoke(["report", str(out), "--json"]).stdout)
         sources = rep["noise"]["sources"]
         assert sources["gradings"] == 3.0

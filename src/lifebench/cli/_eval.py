@@ -29,7 +29,8 @@ def eval_(
         typer.Option(
             min=1,
             help="Grade each trajectory K times in all: K - 1 extra gradings, each a fresh "
-            "judge call (not from the cache) with its own seed, stored with the evaluation; "
+            "judge call (never answered from the cache, but recorded in it) with its own seed, "
+            "stored with the evaluation; "
             "the report then splits off the judge's share of the variance. The reward is "
             "still the ordinary grading's.",
         ),

@@ -11,7 +11,7 @@ from lifebench.errors import InputError
 from lifebench.models import ModelCache, ModelFactory
 from lifebench.runner._experiment import CACHE_FILENAME, evaluate, grading_description
 from lifebench.runner._progress import Progress
-from lifebench.runner._rejudge import Rejudge
+from lifebench.runner._rejudge import RecordOnlyCache, Rejudge
 from lifebench.runner._scheduler import primary_error
 from lifebench.runner._store import RunStore
 from lifebench.suites import RunOptions, get_suite
@@ -100,7 +100,9 @@ async def regrade(
             )
         evaluators = suite.build_evaluators(options, models)
         bases = suite.reward_bases(options)
-        extra = _rejudger(suite, options, bases, rejudge, models, models_given, models_file)
+        extra = _rejudger(
+            suite, options, bases, rejudge, models, models_given, models_file, run_dir
+        )
         grading = store.begin_grading("eval", grading_description(options, bases), len(records))
         limit = asyncio.Semaphore(concurrency)
         errors = 0
@@ -151,14 +153,20 @@ def _rejudger(
     models: ModelFactory,
     models_given: bool,
     models_file: str | None,
+    run_dir: Path,
 ) -> tuple[Rejudge, ModelFactory] | None:
     """The extra gradings of ``--rejudge`` (None for one grading): the run's evaluators on
-    models without the cache (the given factory in tests)."""
+    models whose cache only records (:class:`RecordOnlyCache`; the given factory in tests)."""
     if gradings < 1:
         raise InputError(f"--rejudge must be at least 1, got {gradings}", field="--rejudge")
     if gradings == 1:
         return None
     fresh = models
     if not models_given:
-        fresh = ModelFactory.from_file(models_file) if models_file else ModelFactory()
+        cache = RecordOnlyCache(run_dir / CACHE_FILENAME) if options.cache else None
+        fresh = (
+            ModelFactory.from_file(models_file, cache=cache)
+            if models_file
+            else ModelFactory(cache=cache)
+        )
     return Rejudge(gradings, suite.build_evaluators(options, fresh), bases), fresh

@@ -2,8 +2,10 @@
 --rejudge K``).
 
 Each trajectory is graded K times: the ordinary grading (through the model cache, as every
-``lifebench eval``), then K - 1 extra gradings by the same evaluators built on models
-*without* the cache — every extra grading is a fresh call to the judge — each given its own
+``lifebench eval``), then K - 1 extra gradings by the same evaluators built on models whose
+cache is :class:`RecordOnlyCache` — never read, so every extra grading is a fresh call to the
+judge, but recorded in the run's model cache like every call (the first answer stored for a
+request wins, so the ordinary grading's answers are never replaced) — each given its own
 seed (:func:`~lifebench.evaluation._rejudge.replicate_seed`, passed as the simulation's seed,
 which the judges forward to their model). The extra gradings are recorded inside the stored
 evaluation (:mod:`lifebench.evaluation._rejudge`); they never change the reward. A re-run of
@@ -25,8 +27,19 @@ from lifebench.evaluation._rejudge import (
     strip_replicates,
     with_replicates,
 )
+from lifebench.messages import AssistantMessage
+from lifebench.models import ModelCache
 from lifebench.runner._experiment import evaluate
 from lifebench.simulation import Simulation
+
+
+class RecordOnlyCache(ModelCache):
+    """A model cache that records answers but never answers from them: the extra gradings'
+    calls all reach the judge, and their answers are kept beside every other call."""
+
+    async def get(self, key: str) -> AssistantMessage | None:
+        """Always a miss."""
+        return None
 
 
 def _stored(evaluation: Evaluation) -> list[tuple[int, Evaluation]]:
