@@ -134,3 +134,31 @@ def test_a_suite_not_installed_is_assumed_to_simulate_its_user_with_a_model() ->
     found = _diff(config(**other), config(**other, temperature=0.5))
     assert [m.aspect for m in found] == ["user simulator"]
     assert "temperature" in found[0].detail
+
+
+def test_the_details_are_exact() -> None:
+    found = _diff(
+        config(),
+        config(user="dummy", max_steps=40, suite_options={"judge_variant": "full", "window": 10}),
+        b={"hashes": {"A": "x", "B": "y"}, "version": "9"},
+    )
+    assert [m.line() for m in found] == [
+        "tasks: content of 2 shared task(s) differs: A, B",
+        "grader version: created by lifebench 0.1.0 vs 9",
+        "suite option: judge_variant: sliding vs full",
+        "environment: max_steps: 300 vs 40",
+        "user simulator: user: llm vs dummy",
+    ]
+    many = {f"t{i:02d}": "h" for i in range(11)}
+    found = _diff(config(), config(), a={"hashes": many}, b={"hashes": dict.fromkeys(many, "g")})
+    assert found[0].detail == (
+        "content of 11 shared task(s) differs: t00, t01, t02, t03, t04, t05, t06, t07 … and 3 more"
+    )
+    found = _diff(config(), config(temperature=0.5))
+    assert found[0].line() == "user simulator: temperature (the user simulator's too): 0.0 vs 0.5"
+    part = {"evaluator": "state", "judge_model": None, "bases": ["state"], "source": "run"}
+    mixed = {"parts": [part, part], "mixed": True}
+    found = _diff(config(), config(), a={"grading": mixed})
+    assert found[0].line() == (
+        "grading: /runs/a holds evaluations of different gradings (re-grade it with lifebench eval)"
+    )

@@ -230,3 +230,43 @@ def test_the_discordant_list_is_capped_but_counted() -> None:
     pair = result.pairs[0]
     assert len(pair.discordant) == 200 and pair.discordant_total == 230
     assert pair.discordant_a == 230 and pair.discordant_b == 0
+
+
+def test_the_messages_are_exact() -> None:
+    run = _run("a", {t: [1.0] for t in TASKS})
+    with pytest.raises(ComparisonError) as info:
+        compare_runs([run], ["a"])
+    assert str(info.value) == "compare needs at least two run directories"
+    other = _run("b", {t: [1.0] for t in TASKS}, cfg=config(max_errors=3))
+    with pytest.raises(ComparisonError) as info:
+        compare_runs([run, other], ["a", "b"])
+    assert str(info.value) == (
+        "the runs are not comparable:\n"
+        "  - a vs b: environment: max_errors: 10 vs 3\n"
+        "Compare runs of the same tasks, grader, user simulator and judge, or pass "
+        "--allow-mismatch to compare anyway (every output is then marked)."
+    )
+    few = _run("c", {t: [1.0] for t in TASKS[:3]})
+    with pytest.raises(ComparisonError) as info:
+        compare_runs([run, few], ["a", "c"])
+    assert str(info.value) == (
+        "the runs share 3 scored task(s) (a: 12, c: 3 scored tasks each); at least 10 are "
+        "needed for a paired comparison (--min-shared)"
+    )
+    allowed = compare_runs([run, other], ["a", "b"], allow_mismatch=True)
+    assert allowed.warnings == [
+        "NOT COMPARABLE: 1 mismatch(es) allowed with --allow-mismatch; differences may come "
+        "from them rather than from the agents"
+    ]
+
+
+def test_the_suite_warnings_are_exact(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lifebench.suites, "get_suite", lambda name: _FakeSuite())
+    a = _run("a", {t: [1.0] for t in TASKS})
+    b = _run("b", {t: [1.0] for t in TASKS}, cfg=config(suite="other"))
+    result = compare_runs([a, b], ["a", "b"], allow_mismatch=True)
+    assert result.warnings[1:] == [
+        "the runs are of different suites: the suites' own numbers are not compared"
+    ]
+    same = compare_runs([a, _run("c", {t: [1.0] for t in TASKS})], ["a", "c"])
+    assert same.warnings == ["missing: no shared task has a value in both a and c"]

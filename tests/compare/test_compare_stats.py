@@ -181,3 +181,55 @@ def test_swapping_the_runs_negates_the_difference_and_keeps_p(
     rlow, rhigh = paired_interval(b, a, samples=200, seed=5, level=0.9)
     assert math.isclose(low, -rhigh, abs_tol=1e-9) and math.isclose(high, -rlow, abs_tol=1e-9)
     assert low <= mean_difference(a, b) + 1e-9 or high >= mean_difference(a, b) - 1e-9
+
+
+def test_the_interval_is_scipys_percentile_bootstrap() -> None:
+    import numpy as np
+    from scipy.stats import bootstrap
+
+    a = [0.1 * (i % 7) for i in range(25)]
+    b = [0.05 * (i % 5) for i in range(25)]
+    diffs = np.array([x - y for x, y in zip(a, b, strict=True)])
+    for samples, seed, level in ((500, 3, 0.9), (2000, 0, 0.95)):
+        expected = bootstrap(
+            (diffs,),
+            np.mean,
+            n_resamples=samples,
+            confidence_level=level,
+            method="percentile",
+            rng=np.random.default_rng(seed),
+        ).confidence_interval
+        got = paired_interval(a, b, samples=samples, seed=seed, level=level)
+        assert got == pytest.approx((expected.low, expected.high), abs=1e-12)
+    two = paired_interval([1.0, 0.0], [0.0, 0.0], samples=200, seed=1, level=0.95)
+    assert two[0] == pytest.approx(0.0) and two[1] == pytest.approx(1.0)
+
+
+def test_the_permutation_p_is_scipys() -> None:
+    import numpy as np
+    from scipy.stats import permutation_test
+
+    a = [float(i % 4) for i in range(20)]
+    b = [1.5] * 20
+    for resamples, seed in ((999, 2), (9999, 0)):
+        expected = permutation_test(
+            (np.array(a), np.array(b)),
+            lambda x, y, axis: (x - y).mean(axis=axis),
+            permutation_type="samples",
+            vectorized=True,
+            n_resamples=resamples,
+            rng=np.random.default_rng(seed),
+        ).pvalue
+        assert permutation_p(a, b, resamples=resamples, seed=seed)[0] == pytest.approx(expected)
+    # the defaults: 9999 arrangements, seed 0
+    assert paired_test(a, b).p_value == pytest.approx(
+        permutation_p(a, b, resamples=9999, seed=0)[0]
+    )
+
+
+def test_the_permutation_test_is_exact_up_to_its_resamples() -> None:
+    a, b = [1.0, 0.8, 0.6], [0.0, 0.1, 0.2]
+    assert permutation_p(a, b, resamples=8, seed=0) == (pytest.approx(0.25), True)
+    assert permutation_p(a, b, resamples=7, seed=0)[1] is False
+    assert paired_test(a, b, resamples=8).exact is True
+    assert paired_test(a, b, resamples=7).exact is False

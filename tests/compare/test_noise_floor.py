@@ -172,3 +172,15 @@ def test_only_scored_trials_count() -> None:
 def test_target_key() -> None:
     assert target_key(0.05) == "0.05"
     assert target_key(0.1) == "0.1"
+
+
+def test_the_notes_are_exact() -> None:
+    assert noise_floor(scored_trials(records({"A": [1.0], "B": [0.0]}))).notes == [
+        "the noise floor needs two or more tasks and two or more trials of some task "
+        "(--trials 2 or more)"
+    ]
+    assert noise_floor(scored_trials(records({"A": [1.0, 1.0], "B": [0.0]}))).notes == [
+        "the trials of every task agree: no trial noise was measured, so any difference "
+        "between agents that shows in these tasks is detectable",
+        "1 task(s) have a single scored trial and add no information about trial noise",
+    ]

@@ -159,3 +159,72 @@ def test_scored_trials_are_what_the_metrics_score(rewards: dict[str, list[float]
     for task, row in scored.items():
         assert [t.reward for t in trials[task]] == row.rewards
         assert sum(t.success for t in trials[task]) == row.n_successes
+
+
+def test_the_notes_say_exactly_what_was_not_measured() -> None:
+    assert variance_split({}).notes == ["no scored trial: nothing to split"]
+    single = variance_split(scored_trials(records({"A": [1.0], "B": [0.0]})))
+    assert single.notes == [
+        "one user-simulator seed per agent trial: user-simulator variance is inside the agent "
+        "estimate (run with --user-seeds S to separate it)",
+        "one grading per trajectory: judge variance is inside the agent estimate (lifebench "
+        "eval --rejudge K to separate it)",
+        "one agent trial per task: agent variance is not measured (use --trials)",
+    ]
+    rows = [
+        rec("A", 0, 1.0, replay=(0, 0)),
+        rec("A", 1, 0.0, replay=(0, 1)),
+        rec("B", 0, 1.0, replay=(0, 0)),
+        rec("B", 1, 1.0, replay=(0, 1)),
+    ]
+    seeds = variance_split(scored_trials(rows))
+    assert seeds.notes == [
+        "one grading per trajectory: judge variance is inside the user-simulator estimate "
+        "(lifebench eval --rejudge K to separate it)",
+        "one agent trial per task: agent variance is not measured (use --trials)",
+    ]
+    assert seeds.component("user").variance == pytest.approx(0.25)
+    assert seeds.component("user").includes == ["judge"]
+    negative = variance_split(
+        scored_trials(
+            [
+                rec("A", 0, 1.0, extra=[0.0]),
+                rec("A", 1, 0.0, extra=[1.0]),
+                rec("B", 0, 1.0, extra=[0.0]),
+                rec("B", 1, 0.0, extra=[1.0]),
+            ]
+        )
+    )
+    assert negative.notes[0] == "the agent estimate was negative (-0.25) and is reported as 0"
+    flat = variance_split(scored_trials(records({"A": [1.0, 1.0], "B": [1.0, 1.0]})))
+    assert flat.notes[-1] == "no within-task variance: every trial and grading of a task agrees"
+
+
+def test_unequal_designs_use_the_exact_coefficients() -> None:
+    # A: agent trial 0 with user seeds graded once (1) and twice (1, 1); agent trial 1 graded
+    #    three times (0, 0, 1).  B: two agent trials graded three times (0, 0, 0) each.
+    rows = [
+        rec("A", 0, 1.0, replay=(0, 0)),
+        rec("A", 2, 1.0, replay=(0, 1), extra=[1.0]),
+        rec("A", 1, 0.0, replay=(1, 0), extra=[0.0, 1.0]),
+        rec("B", 0, 0.0, replay=(0, 0), extra=[0.0, 0.0]),
+        rec("B", 1, 0.0, replay=(1, 0), extra=[0.0, 0.0]),
+    ]
+    split = variance_split(scored_trials(rows))
+    # judge: SS 0 (df 1) + 2/3 (df 2) + 0 (df 2) + 0 (df 2) -> 2/3 over 7
+    judge = 2 / 21
+    assert split.component("judge").variance == pytest.approx(judge)
+    # user: one cell (A, 0), means 1 and 1: 0 - mean(1/1, 1/2) * judge < 0 -> reported as 0
+    assert split.component("user").variance == 0.0
+    assert split.notes == [
+        f"the user-simulator estimate was negative ({-0.75 * judge:.3g}) and is reported as 0"
+    ]
+    # agent: A means 1 and 1/3 (var 2/9), B 0 and 0 -> pooled 1/9; less the judge's part with
+    # coefficients A: mean((1 + 1/2) / 2**2, (1/3) / 1**2), B: mean(1/3, 1/3)
+    coef = (((1 + 1 / 2) / 4 + 1 / 3) / 2 + 1 / 3) / 2
+    assert split.component("agent").variance == pytest.approx(1 / 9 - coef * judge)
+    assert split.agent_trials == 2.0 and split.user_seeds == pytest.approx(5 / 4)
+    assert split.gradings == pytest.approx((1 + 2 + 3 + 3 + 3) / 5)
+    within = 1 / 9 - coef * judge + judge
+    assert split.within_task == pytest.approx(within)
+    assert split.component("judge").share == pytest.approx(judge / within)
