@@ -331,3 +331,36 @@ def test_user_seeds_replay_each_agent_trial(tmp_path: Path) -> None:
     )
     assert changed.exit_code == 2
     assert "seed of" in changed.stderr
+
+
+def test_a_score_suite_planted_effect_and_seed_only_difference(tmp_path: Path) -> None:
+    """TravelBench: the scripted travel agent served by the mock server, giving up on every
+    fifth row of the single-turn subset in the planted run."""
+    import flaky_travel
+
+    server = MockOpenAIServer(responder=flaky_travel.respond, keep_requests=False)
+    with MockServerThread(server) as agent:
+        planted = [f"single-{i}" for i in range(1, 61, 5)]
+
+        def travel(name: str, model: str, *extra: str) -> Path:
+            out = tmp_path / name
+            args = ["run", "--suite", "travel", "--agent-model", f"{model}@{agent.base_url}"]
+            args += ["--out", str(out), "--quiet", "--trials", "2", "--subset", "single", *extra]
+            result = _invoke(args)
+            assert result.exit_code == 0, result.stderr + result.stdout
+            return out
+
+        base = travel("base", "flaky/rate=0.1")
+        weaker = travel("planted", "flaky/rate=0.1/fail=" + ",".join(planted))
+        reseeded = travel("reseeded", "flaky/rate=0.1", "--seed", "301")
+    result = _compare(str(base), str(weaker))
+    metrics = {m["metric"]: m for m in result["pairs"][0]["metrics"]}
+    assert {"score", "raw_score"} <= set(metrics)
+    score = metrics["score"]
+    assert (score["kind"], score["scale"]) == ("score", "raw")
+    assert score["significant"] and score["ci"][0] > 0 and score["b_better"] == 0
+    # the same seeds: every planted row scores lower, every other row the same
+    assert (score["a_better"], score["ties"]) == (len(planted), 60 - len(planted))
+    assert metrics["avg@k"]["difference"] == pytest.approx(score["difference"] / 100)
+    again = _compare(str(base), str(reseeded))
+    assert not any(m["significant"] for m in again["pairs"][0]["metrics"])
