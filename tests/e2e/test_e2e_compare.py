@@ -345,7 +345,7 @@ def test_a_score_suite_planted_effect_and_seed_only_difference(tmp_path: Path) -
         def travel(name: str, model: str, *extra: str) -> Path:
             out = tmp_path / name
             args = ["run", "--suite", "travel", "--agent-model", f"{model}@{agent.base_url}"]
-            args += ["--out", str(out), "--quiet", "--trials", "2", "--subset", "single", *extra]
+            args += ["--out", str(out), "--quiet", "--trials", "2", "--num-tasks", "60", *extra]
             result = _invoke(args)
             assert result.exit_code == 0, result.stderr + result.stdout
             return out
