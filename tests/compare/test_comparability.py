@@ -162,3 +162,10 @@ def test_the_details_are_exact() -> None:
     assert found[0].line() == (
         "grading: /runs/a holds evaluations of different gradings (re-grade it with lifebench eval)"
     )
+
+
+def test_a_user_kind_the_suite_does_not_know_is_assumed_to_use_a_model() -> None:
+    found = _diff(config(user="mystery"), config(user="mystery", temperature=0.5))
+    assert [m.aspect for m in found] == ["user simulator"]
+    no_suite = {k: v for k, v in config(user="scripted").items() if k != "suite"}
+    assert _diff(no_suite, {**no_suite, "temperature": 0.5}) == []  # vita's scripted user

@@ -270,3 +270,59 @@ def test_the_suite_warnings_are_exact(monkeypatch: pytest.MonkeyPatch) -> None:
     ]
     same = compare_runs([a, _run("c", {t: [1.0] for t in TASKS})], ["a", "c"])
     assert same.warnings == ["missing: no shared task has a value in both a and c"]
+
+
+class _FlagSuite(_FakeSuite):
+    def compared_metrics(self, cfg: Mapping[str, Any]) -> Mapping[str, str]:
+        return {"flag": "success"}
+
+    def report_metrics(self, recs: Sequence[Any], cfg: Mapping[str, Any]) -> Mapping[str, Any]:
+        return {"flag": True}
+
+
+def test_a_yes_no_suite_number_is_not_a_number(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lifebench.suites, "get_suite", lambda name: _FlagSuite())
+    result = compare_runs(
+        [_run("a", {t: [1.0] for t in TASKS}), _run("b", {t: [1.0] for t in TASKS})], ["a", "b"]
+    )
+    assert [m.metric for m in result.pairs[0].metrics] == ["avg@k", "pass^1"]
+    assert result.warnings == ["flag: no shared task has a value in both a and b"]
+
+
+def test_significance_includes_alpha_itself_and_settings_are_kept() -> None:
+    a = {t: [1.0] if i < 6 else [0.0] for i, t in enumerate(TASKS)}
+    b = {t: [0.0] for t in TASKS}
+    exact = mcnemar_exact(6, 0)  # 2 / 64
+    result = compare_runs(
+        [_run("a", a), _run("b", b)],
+        ["a", "b"],
+        alpha=exact,
+        bootstrap_samples=300,
+        seed=4,
+        resamples=99,
+        min_shared=5,
+    )
+    m = result.pairs[0].metrics[0]
+    assert m.p_value == pytest.approx(exact) and m.significant
+    s = result.settings
+    assert (s.alpha, s.bootstrap_samples, s.seed, s.permutation_resamples, s.min_shared) == (
+        exact,
+        300,
+        4,
+        99,
+        5,
+    )
+    below = compare_runs([_run("a", a), _run("b", b)], ["a", "b"], alpha=exact * 0.99)
+    assert not below.pairs[0].metrics[0].significant
+    assert [(r.index, r.label) for r in result.runs] == [(0, "a"), (1, "b")]
+
+
+def test_the_seed_draws_the_interval() -> None:
+    a = {t: [0.1 * (i % 7), 0.05 * i] for i, t in enumerate(TASKS)}
+    b = {t: [0.03 * (i % 5), 0.2] for i, t in enumerate(TASKS)}
+    runs = [_run("a", a), _run("b", b)]
+    one = compare_runs(runs, ["a", "b"], seed=1).pairs[0].metrics[0].ci
+    assert compare_runs(runs, ["a", "b"], seed=1).pairs[0].metrics[0].ci == one
+    assert compare_runs(runs, ["a", "b"], seed=2).pairs[0].metrics[0].ci != one
+    fewer = compare_runs(runs, ["a", "b"], seed=1, bootstrap_samples=100).pairs[0].metrics[0].ci
+    assert fewer != one

@@ -184,3 +184,19 @@ def test_the_notes_are_exact() -> None:
         "between agents that shows in these tasks is detectable",
         "1 task(s) have a single scored trial and add no information about trial noise",
     ]
+
+
+def test_tasks_that_do_not_differ_have_no_task_variance() -> None:
+    # A and B have the same mean: MSB = 0 < MSW = 0.5
+    floor = noise_floor(scored_trials(records({"A": [1.0, 0.0], "B": [0.0, 1.0]})))
+    assert floor.between_task_variance == 0.0
+    assert floor.icc == pytest.approx(-1.0)
+    assert floor.flip_rate == 1.0 and floor.tasks_flipping == 1.0
+
+
+def test_records_in_any_order() -> None:
+    rows = list(reversed(records({"A": [1.0, 0.0, 1.0], "B": [0.0, 1.0]})))
+    trials = scored_trials(rows)
+    assert list(trials) == ["A", "B"]
+    assert [t.trial for t in trials["A"]] == [0, 1, 2]
+    assert [t.reward for t in trials["A"]] == [1.0, 0.0, 1.0]

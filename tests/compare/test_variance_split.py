@@ -228,3 +228,10 @@ def test_unequal_designs_use_the_exact_coefficients() -> None:
     within = 1 / 9 - coef * judge + judge
     assert split.within_task == pytest.approx(within)
     assert split.component("judge").share == pytest.approx(judge / within)
+
+
+def test_one_task_has_no_task_variance() -> None:
+    split = variance_split(scored_trials(records({"A": [1.0, 0.0, 1.0]})))
+    assert split.component("task").variance is None
+    assert split.component("task").groups == 1
+    assert split.component("agent").variance == pytest.approx(1 / 3)

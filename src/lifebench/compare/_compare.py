@@ -227,11 +227,12 @@ def _suite_values(
 def _pick_trials(
     a_rows: Sequence[ScoredTrial], b_rows: Sequence[ScoredTrial], a_better: bool
 ) -> tuple[int, int]:
-    """A trial of each run that shows the difference: a success of the better run and a
-    failure of the other (the first such trial, else the first trial)."""
+    """A trial of each run that shows the difference: the first success of the better run and
+    the first failure of the other."""
 
     def first(rows: Sequence[ScoredTrial], success: bool) -> int:
-        return next((r.trial for r in rows if r.success == success), rows[0].trial)
+        # the better run has a success and the other a failure: their rates differ
+        return next(r.trial for r in rows if r.success == success)
 
     return first(a_rows, a_better), first(b_rows, not a_better)
 
