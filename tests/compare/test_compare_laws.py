@@ -54,7 +54,7 @@ def test_identical_runs_cover_zero_at_the_stated_rate() -> None:
         a, b = _means(bernoulli_run(p, 3, rng)), _means(bernoulli_run(p, 3, rng))
         low, high = paired_interval(a, b, samples=1000, seed=r, level=0.95)
         covered += low <= 0.0 <= high
-        rejected += paired_test(a, b, resamples=999, seed=r).p_value <= 0.05
+        rejected += paired_test(a, b, resamples=199, seed=r).p_value <= 0.05
     assert _band(covered / REPLICATES, 0.95, REPLICATES), covered
     assert rejected / REPLICATES <= 0.05 + 3.5 * math.sqrt(0.05 * 0.95 / REPLICATES), rejected
 
@@ -78,7 +78,7 @@ def _power(p: dict[str, float], effect: float, trials: int, rng: random.Random) 
     hits = 0
     for r in range(REPLICATES):
         a, b = _means(bernoulli_run(up, trials, rng)), _means(bernoulli_run(down, trials, rng))
-        hits += paired_test(a, b, resamples=999, seed=r).p_value <= 0.05
+        hits += paired_test(a, b, resamples=199, seed=r).p_value <= 0.05
     return hits / REPLICATES
 
 
