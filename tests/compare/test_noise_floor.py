@@ -32,7 +32,7 @@ def test_pair_disagreement() -> None:
     assert pair_disagreement(3, 0) == 0.0
     assert pair_disagreement(3, 3) == 0.0
     for n, c in ((1, 0), (3, 4), (3, -1)):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=f"^need n >= 2 and 0 <= c <= n, got n={n}, c={c}$"):
             pair_disagreement(n, c)
 
 
@@ -66,10 +66,10 @@ def test_noncentrality_matches_the_normal_limit_and_small_samples() -> None:
     assert noncentrality(1) > 10  # t(1) is very heavy-tailed
     assert noncentrality(50, power=0.9) > noncentrality(50, power=0.8)
     assert noncentrality(50, alpha=0.01) > noncentrality(50, alpha=0.05)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^need df >= 1, got 0$"):
         noncentrality(0)
     for alpha, power in ((0.0, 0.8), (1.0, 0.8), (0.05, 0.0), (0.05, 1.0)):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=r"^alpha and power must be in \(0, 1\)$"):
             noncentrality(10, alpha=alpha, power=power)
 
 
@@ -79,7 +79,9 @@ def test_mdd_formula() -> None:
     assert mdd(100, 4, 0.0) == 0.0
     assert mdd(100, 16, 0.2) == pytest.approx(mdd(100, 4, 0.2) / 2)
     for args in ((1, 4, 0.2), (100, 0, 0.2), (100, 4, -0.1)):
-        with pytest.raises(ValueError):
+        with pytest.raises(
+            ValueError, match=r"^need n_tasks >= 2, trials > 0 and a variance >= 0$"
+        ):
             mdd(*args)
 
 
@@ -88,10 +90,10 @@ def test_trials_needed_is_the_fewest_that_reach_the_target() -> None:
     assert mdd(100, k, 0.2) <= 0.05 < mdd(100, k - 1, 0.2)
     assert trials_needed(100, 0.2, 1.0) == 1
     assert trials_needed(100, 0.0, 0.01) == 1
-    with pytest.raises(ValueError, match="> 0"):
+    with pytest.raises(ValueError, match=r"^the target difference must be > 0, got 0\.0$"):
         trials_needed(100, 0.2, 0.0)
     for args in ((1, 0.2, 0.05), (10, -0.1, 0.05)):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=r"^need n_tasks >= 2 and a variance >= 0$"):
             trials_needed(*args)
 
 

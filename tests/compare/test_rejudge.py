@@ -34,7 +34,7 @@ def test_replicate_seeds() -> None:
     assert replicate_seed(42, 0) == 42
     assert replicate_seed(42, 1) != replicate_seed(42, 2) != 42
     assert replicate_seed(42, 1) == replicate_seed(42, 1)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^replicate must be >= 0, got -1$"):
         replicate_seed(42, -1)
 
 
