@@ -71,6 +71,11 @@ def test_permutation_is_monte_carlo_beyond_the_resamples() -> None:
     assert permutation_p(a, b, resamples=999, seed=1)[0] == p  # seeded
 
 
+def test_one_arrangement_is_allowed() -> None:
+    p, exact = permutation_p([1.0, 0.8, 0.6], [0.0, 0.1, 0.2], resamples=1, seed=0)
+    assert exact is False and p in (0.5, 1.0)
+
+
 def test_permutation_of_identical_values_is_one_and_exact() -> None:
     assert permutation_p([0.3, 0.4], [0.3, 0.4], resamples=10, seed=0) == (1.0, True)
     with pytest.raises(ValueError, match=r"^resamples must be at least 1, got 0$"):
