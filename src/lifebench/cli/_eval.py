@@ -35,7 +35,9 @@ def eval_(
             "still the ordinary grading's.",
         ),
     ] = 1,
-    quiet: Annotated[bool, typer.Option(help="No progress display.")] = False,
+    quiet: Annotated[
+        bool, typer.Option(help="No progress display; the report as one headline line.")
+    ] = False,
 ) -> None:
     """Grade saved trajectories again, without re-running them.
 

@@ -7,10 +7,12 @@ from typing import Any
 
 from lifebench.messages import AssistantMessage, Message, SystemMessage
 from lifebench.models import ChatModel, GenerateConfig
+from lifebench.simulation._protocols import ChatRequest, ask_model
 
 
 class LLMAgent:
-    """System prompt + the trajectory, with the environment's tools as OpenAI functions."""
+    """System prompt + the trajectory, with the environment's tools as OpenAI functions (a
+    :class:`~lifebench.simulation.ModelAgent`: one model answer is one reply)."""
 
     def __init__(
         self,
@@ -29,11 +31,17 @@ class LLMAgent:
         """The system prompt this agent runs with."""
         return self._system.content
 
+    def request(self, trajectory: Sequence[Message]) -> ChatRequest:
+        """The system prompt, the trajectory and the tools."""
+        return ChatRequest((self._system, *trajectory), self._tools or None, self._config)
+
+    def read(self, request: ChatRequest, answer: AssistantMessage) -> AssistantMessage:
+        """The model's answer is the reply."""
+        return answer
+
     async def respond(self, trajectory: Sequence[Message]) -> AssistantMessage:
         """Ask the model for the next message."""
-        return await self._model.generate(
-            [self._system, *trajectory], tools=self._tools or None, config=self._config
-        )
+        return await ask_model(self._model, self, trajectory)
 
 
 class NoopAgent:

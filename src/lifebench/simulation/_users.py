@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from lifebench.messages import AssistantMessage, Message, SystemMessage, UserMessage
 from lifebench.models import ChatModel, GenerateConfig
+from lifebench.simulation._protocols import ChatRequest
 from lifebench.simulation._stop import AGENT_STOP
 
 
@@ -25,7 +26,8 @@ def flip_roles(system_prompt: str, trajectory: Sequence[Message]) -> list[Messag
 
 
 class LLMUser:
-    """A simulated user driven by a chat model and a persona/instructions system prompt."""
+    """A simulated user driven by a chat model and a persona/instructions system prompt (a
+    :class:`~lifebench.simulation.ModelUser`)."""
 
     def __init__(
         self, model: ChatModel, system_prompt: str, config: GenerateConfig | None = None
@@ -39,12 +41,19 @@ class LLMUser:
         """The system prompt this simulator runs with."""
         return self._system_prompt
 
+    def request(self, trajectory: Sequence[Message]) -> ChatRequest:
+        """The role-flipped trajectory under the persona prompt (tools are never offered)."""
+        return ChatRequest(tuple(flip_roles(self._system_prompt, trajectory)), None, self._config)
+
+    def read(self, request: ChatRequest, answer: AssistantMessage) -> UserMessage:
+        """The answer's text, stripped, is the user's message."""
+        return UserMessage(content=answer.content.strip(), usage=answer.usage)
+
     async def respond(self, trajectory: Sequence[Message]) -> UserMessage:
-        """Ask the model for the user's next line (tools are never offered to the user)."""
-        reply = await self._model.generate(
-            flip_roles(self._system_prompt, trajectory), config=self._config
-        )
-        return UserMessage(content=reply.content.strip(), usage=reply.usage)
+        """Ask the model for the user's next line."""
+        request = self.request(trajectory)
+        reply = await self._model.generate(request.messages, config=request.config)
+        return self.read(request, reply)
 
 
 class ScriptedUser:

@@ -8,7 +8,7 @@ from typing import Any
 from lifebench.flow.agents.prompts import OBSERVATION
 from lifebench.messages import AssistantMessage, Message, ToolResultMessage, UserMessage
 from lifebench.models import ChatModel, GenerateConfig
-from lifebench.simulation import LLMAgent
+from lifebench.simulation import ChatRequest, LLMAgent, ask_model
 
 
 def render_for_native(trajectory: Sequence[Message]) -> list[Message]:
@@ -44,12 +44,21 @@ class NativeAgent:
         config: GenerateConfig | None = None,
     ) -> None:
         self._agent = LLMAgent(model, system_prompt, tools, config)
+        self._model = model
 
     @property
     def system_prompt(self) -> str:
         """The system prompt this agent runs with."""
         return self._agent.system_prompt
 
+    def request(self, trajectory: Sequence[Message]) -> ChatRequest:
+        """The rendered trajectory under the system prompt, with the tools."""
+        return self._agent.request(render_for_native(trajectory))
+
+    def read(self, request: ChatRequest, answer: AssistantMessage) -> AssistantMessage:
+        """The model's answer is the reply."""
+        return answer
+
     async def respond(self, trajectory: Sequence[Message]) -> AssistantMessage:
         """Ask the model with the tools as function schemas."""
-        return await self._agent.respond(render_for_native(trajectory))
+        return await ask_model(self._model, self, trajectory)

@@ -14,6 +14,7 @@ error the agent sees and the metrics count.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from lifebench.flow.agents.convert import react_text, reply_message
 from lifebench.flow.agents.parse import parse_react
@@ -27,6 +28,7 @@ from lifebench.messages import (
     UserMessage,
 )
 from lifebench.models import ChatModel, GenerateConfig
+from lifebench.simulation import ChatRequest, ask_model
 
 _REASK = (
     "Your reply could not be used ({problems}). Answer again with exactly one of the two forms: "
@@ -48,6 +50,15 @@ def render_for_react(trajectory: Sequence[Message], language: str = "en") -> lis
             text = OBSERVATION.get("zh" if language == "zh" else "en")
             out.append(UserMessage(content=text.format(name=m.name, content=m.content)))
     return out
+
+
+@dataclass(frozen=True)
+class _Attempt:
+    """Where one reply stands: the attempt being made, the usage so far, the call id."""
+
+    number: int
+    usage: Usage
+    call_id: str
 
 
 class ReActAgent:
@@ -75,26 +86,37 @@ class ReActAgent:
         """The system prompt this agent runs with."""
         return self._system.content
 
+    def request(self, trajectory: Sequence[Message]) -> ChatRequest:
+        """The trajectory as ReAct text under the system prompt (no tool schemas)."""
+        messages = (self._system, *render_for_react(trajectory, self._language))
+        attempt = _Attempt(0, Usage.zero(), f"call_{len(trajectory)}")
+        return ChatRequest(messages, None, self._config, attempt)
+
+    def read(
+        self, request: ChatRequest, answer: AssistantMessage
+    ) -> AssistantMessage | ChatRequest:
+        """The parsed reply; an unusable one is re-asked with what was wrong, up to
+        ``format_retries`` times, then returned empty (``raw["format_error"]``)."""
+        attempt: _Attempt = request.state
+        usage = attempt.usage + answer.usage if answer.usage is not None else attempt.usage
+        parsed = parse_react(answer.content)
+        message = reply_message(parsed, answer.content, attempt.call_id, self._tools)
+        raw = dict(message.raw or {})
+        if parsed.usable:
+            raw["format_errors"] = attempt.number
+            return message.model_copy(update={"usage": usage, "raw": raw})
+        if attempt.number == self._retries:
+            raw["format_errors"] = attempt.number + 1
+            return AssistantMessage(usage=usage, raw=raw)
+        messages = (
+            *request.messages,
+            AssistantMessage(content=answer.content),
+            UserMessage(content=_REASK.format(problems="; ".join(parsed.notes))),
+        )
+        return ChatRequest(
+            messages, None, self._config, _Attempt(attempt.number + 1, usage, attempt.call_id)
+        )
+
     async def respond(self, trajectory: Sequence[Message]) -> AssistantMessage:
         """Ask the model, parse its ReAct text, re-ask on unusable replies."""
-        messages: list[Message] = [self._system, *render_for_react(trajectory, self._language)]
-        usage = Usage.zero()
-        for attempt in range(self._retries + 1):
-            reply = await self._model.generate(messages, config=self._config)
-            if reply.usage is not None:
-                usage = usage + reply.usage
-            parsed = parse_react(reply.content)
-            message = reply_message(parsed, reply.content, f"call_{len(trajectory)}", self._tools)
-            raw = dict(message.raw or {})
-            if parsed.usable:
-                raw["format_errors"] = attempt
-                return message.model_copy(update={"usage": usage, "raw": raw})
-            if attempt == self._retries:
-                raw["format_errors"] = attempt + 1
-                return AssistantMessage(usage=usage, raw=raw)
-            messages = [
-                *messages,
-                AssistantMessage(content=reply.content),
-                UserMessage(content=_REASK.format(problems="; ".join(parsed.notes))),
-            ]
-        raise AssertionError("unreachable")
+        return await ask_model(self._model, self, trajectory)
