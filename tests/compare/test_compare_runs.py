@@ -326,3 +326,14 @@ def test_the_seed_draws_the_interval() -> None:
     assert compare_runs(runs, ["a", "b"], seed=2).pairs[0].metrics[0].ci != one
     fewer = compare_runs(runs, ["a", "b"], seed=1, bootstrap_samples=100).pairs[0].metrics[0].ci
     assert fewer != one
+
+
+def test_without_scipy_compare_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    a = _run("a", {t: [1.0, 0.0] for t in TASKS})
+    b = _run("b", {t: [1.0, 1.0] for t in TASKS})
+    monkeypatch.setitem(sys.modules, "scipy", None)  # import scipy fails, as without the extra
+    with pytest.raises(ComparisonError) as caught:
+        compare_runs([a, b], ["a", "b"])
+    assert str(caught.value) == (
+        "lifebench compare needs the stats extra (scipy): pip install 'lifebench[stats]'"
+    )

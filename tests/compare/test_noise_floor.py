@@ -202,3 +202,20 @@ def test_records_in_any_order() -> None:
     assert list(trials) == ["A", "B"]
     assert [t.trial for t in trials["A"]] == [0, 1, 2]
     assert [t.reward for t in trials["A"]] == [1.0, 0.0, 1.0]
+
+
+def test_without_scipy_the_stdlib_figures_stay_and_the_note_names_the_extra(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rewards = {"A": [1.0, 1.0, 0.0, 0.0], "B": [1.0] * 4, "C": [1.0, 0.0, 0.0, 0.0]}
+    full = noise_floor(scored_trials(records(rewards)), targets=(0.1, 0.5))
+    monkeypatch.setitem(sys.modules, "scipy", None)  # import scipy fails, as without the extra
+    bare = noise_floor(scored_trials(records(rewards)), targets=(0.1, 0.5))
+    assert bare.mdd is None and bare.trials_needed == {"0.1": None, "0.5": None}
+    assert bare.notes == [
+        "the minimum detectable difference and the trials needed are left out: they need the "
+        "stats extra (scipy): pip install 'lifebench[stats]'"
+    ]
+    same = {"mdd", "trials_needed", "notes"}
+    assert bare.model_dump(exclude=same) == full.model_dump(exclude=same)
+    assert full.mdd is not None and bare.flip_rate is not None and bare.icc is not None

@@ -208,6 +208,26 @@ def test_the_report_shows_the_noise_floor(runs: dict[str, Path]) -> None:
     assert "Where the variance comes from" in text
 
 
+def test_without_scipy_compare_names_the_extra_and_report_says_what_it_leaves_out(
+    runs: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "scipy", None)  # import scipy fails, as without the extra
+    result = _invoke(["compare", str(runs["base"]), str(runs["planted"])])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.strip() == (
+        "error: lifebench compare needs the stats extra (scipy): pip install 'lifebench[stats]'"
+    )
+    report = _invoke(["report", str(runs["base"]), "--json"])
+    assert report.exit_code == 0, report.stderr
+    noise = json.loads(report.stdout)["noise"]
+    assert noise["mdd"] is None and 0 < noise["flip_rate"] < 1
+    assert noise["notes"][-1].endswith(
+        "are left out: they need the stats extra (scipy): pip install 'lifebench[stats]'"
+    )
+    text = _invoke(["report", str(runs["base"])], env={"COLUMNS": "100"})
+    assert text.exit_code == 0 and "pip install 'lifebench[stats]'" in " ".join(text.stdout.split())
+
+
 def _models(tmp_path: Path, url: str) -> Path:
     path = tmp_path / "models.json"
     path.write_text(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -153,3 +154,15 @@ def test_the_viewer_recomputes_the_comparison_only_when_a_run_changed(tmp_path: 
     again = viewer._comparisons()
     assert again is not first
     assert again[0].comparison.runs[1].noise.trials_per_task == 3.0
+
+
+def test_without_scipy_the_report_names_the_extra(
+    runs: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "scipy", None)  # import scipy fails, as without the extra
+    html = render_html(_bundles(runs["oracle"], runs["noop"]))
+    assert (
+        "Not compared: lifebench compare needs the stats extra (scipy): "
+        "pip install &#39;lifebench[stats]&#39;" in html
+    )
+    assert "are left out: they need the stats extra" in html  # the noise floor's note

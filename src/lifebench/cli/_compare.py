@@ -41,6 +41,7 @@ def compare(
     Runs whose task contents, grader version, user simulator, judge or environment differ are
     refused, naming each difference (exit 2); --allow-mismatch compares them anyway. Each
     run's noise floor (verdict flip rate, minimum detectable difference) is shown beside it.
+    Needs the optional extra stats (scipy): pip install 'lifebench[stats]' (part of .[dev]).
     """
     from lifebench.compare import compare_runs
     from lifebench.compare._render import render_comparison

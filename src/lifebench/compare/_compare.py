@@ -32,6 +32,7 @@ from lifebench.compare._stats import (
     paired_test,
 )
 from lifebench.errors import LifebenchError
+from lifebench.metrics._extra import have_scipy, needs_stats
 from lifebench.metrics._noise import NoiseFloor, noise_floor
 from lifebench.metrics._passk import pass_hat_k
 from lifebench.metrics._trials import ScoredTrial, scored_trials
@@ -289,11 +290,14 @@ def compare_runs(
     """Compare ``runs`` pairwise on the tasks they all share (see the module docstring).
 
     Raises:
-        ComparisonError: fewer than two runs; runs that are not comparable (each difference
-            named) unless ``allow_mismatch``; fewer than ``min_shared`` shared scored tasks.
+        ComparisonError: fewer than two runs; scipy missing (the extra ``stats``); runs that
+            are not comparable (each difference named) unless ``allow_mismatch``; fewer than
+            ``min_shared`` shared scored tasks.
     """
     if len(runs) < 2:
         raise ComparisonError("compare needs at least two run directories")
+    if not have_scipy():
+        raise ComparisonError(needs_stats("lifebench compare"))
     if len(labels) != len(runs):
         raise ValueError("one label per run")
     mismatches: list[MismatchRow] = []

@@ -20,6 +20,9 @@ From the scored trials of each task (see :mod:`lifebench.metrics._trials`):
   this run cannot see, so the figure is a floor;
 * ``trials_needed``: for each target difference, the fewest trials per task at which the
   minimum detectable difference reaches it (on this run's tasks).
+
+The last two need scipy (the optional extra ``stats``); without it they are left out and a
+note says how to install it. Every other figure is computed with the standard library.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from collections.abc import Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from lifebench.metrics._extra import STATS_INSTALL, have_scipy
 from lifebench.metrics._trials import ScoredTrial
 from lifebench.metrics._variance import VarianceSplit, variance_split
 
@@ -206,9 +210,15 @@ def noise_floor(
         denominator = msb + (n0 - 1) * msw
         icc = (msb - msw) / denominator if denominator > 0 else None
         assert k is not None
-        lam = noncentrality(len(rows) - 1, alpha=alpha, power=power)
-        floor = _mdd(lam, len(rows), k, msw)
-        needed = {target_key(x): _trials_needed(lam, len(rows), msw, x) for x in targets}
+        if have_scipy():
+            lam = noncentrality(len(rows) - 1, alpha=alpha, power=power)
+            floor = _mdd(lam, len(rows), k, msw)
+            needed = {target_key(x): _trials_needed(lam, len(rows), msw, x) for x in targets}
+        else:
+            notes.append(
+                "the minimum detectable difference and the trials needed are left out: they "
+                f"need the stats extra (scipy): {STATS_INSTALL}"
+            )
         if msw == 0:
             notes.append(
                 "the trials of every task agree: no trial noise was measured, so any "

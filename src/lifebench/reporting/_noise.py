@@ -4,9 +4,11 @@ trials needed, and where the variance comes from."""
 from __future__ import annotations
 
 from rich.table import Table
+from rich.text import Text
 
 from lifebench.metrics._noise import NoiseFloor
 from lifebench.reporting._format import pct
+from lifebench.reporting._safe import safe_text
 
 _SOURCE_NAMES = {
     "task": "task (signal)",
@@ -25,13 +27,18 @@ def _points(value: float | None) -> str:
     return "—" if value is None else f"{100 * value:.1f} pts"
 
 
+def _caption(notes: list[str]) -> Text | None:
+    """Notes as plain text (never markup: ``lifebench[stats]`` keeps its brackets)."""
+    return Text(safe_text("\n".join(notes))) if notes else None
+
+
 def noise_table(noise: NoiseFloor) -> Table:
     """Flip rate, ICC, variances, MDD and the trials needed for each target difference."""
     power, alpha = f"{100 * noise.power:.0f}%", f"{100 * noise.alpha:.0f}%"
     table = Table(
         title="Noise floor (trial to trial)",
         show_header=False,
-        caption="\n".join(noise.notes) or None,
+        caption=_caption(noise.notes),
         caption_justify="left",
     )
     table.add_column("what")
@@ -65,7 +72,7 @@ def sources_table(noise: NoiseFloor) -> Table | None:
         return None
     table = Table(
         title="Where the variance comes from (reward)",
-        caption="\n".join(split.notes) or None,
+        caption=_caption(split.notes),
         caption_justify="left",
     )
     table.add_column("source")
