@@ -96,8 +96,7 @@ def pair_table(c: Comparison, pair: PairComparison) -> Table:
 def discordant_table(c: Comparison, pair: PairComparison) -> Table:
     """Tasks whose success rate differs: successes / trials in each run, the trials to view."""
     a, b = _name(c, pair.a), _name(c, pair.b)
-    table = Table(
-        title=f"Discordant tasks: {pair.discordant_a} better in {a}, {pair.discordant_b} in {b}",
+    table = Table(  # its heading is printed above it (a narrow table would wrap a title)
         caption=(
             f"… {pair.discordant_total - MAX_DISCORDANT_SHOWN} more (--json lists them)"
             if pair.discordant_total > MAX_DISCORDANT_SHOWN
