@@ -1,6 +1,7 @@
 """``lifebench compare``, ``eval --rejudge`` and ``run --user-seeds`` end to end through the CLI,
 offline: a seeded flaky oracle served by the loopback mock server is the agent (it fails a
-planted set of tasks on demand), a seeded noisy rubric judge grades."""
+planted set of tasks on demand), a seeded noisy rubric judge grades, a seeded noisy LLM user
+hurries it."""
 
 from __future__ import annotations
 
@@ -384,3 +385,27 @@ def test_a_score_suite_planted_effect_and_seed_only_difference(tmp_path: Path) -
     assert metrics["avg@k"]["difference"] == pytest.approx(score["difference"] / 100)
     again = _compare(str(base), str(reseeded))
     assert not any(m["significant"] for m in again["pairs"][0]["metrics"])
+
+
+def test_user_seeds_split_off_the_user_simulator_share(agent_url: str, tmp_path: Path) -> None:
+    """An LLM user that is hurried on a seeded coin per (task, user seed), which makes the
+    flaky oracle give up: replaying each agent trial against three user seeds measures it."""
+    import noisy_user
+
+    server = MockOpenAIServer(responder=noisy_user.respond, keep_requests=False)
+    with MockServerThread(server) as user:
+        out = tmp_path / "users"
+        args = ["run", "--num-tasks", "12", "--trials", "2", "--user-seeds", "3"]
+        args += ["--agent-model", f"flaky/rate=0.2@{agent_url}"]
+        args += ["--user-model", f"noisyuser/rate=0.3@{user.base_url}"]
+        result = _invoke([*args, "--out", str(out), "--quiet"])
+        assert result.exit_code == 0, result.stderr
+    sources = json.loads(_invoke(["report", str(out), "--json"]).stdout)["noise"]["sources"]
+    assert sources["user_seeds"] == 3.0
+    parts = {c["name"]: c for c in sources["components"]}
+    assert parts["user"]["groups"] == 24  # 12 tasks x 2 agent trials
+    assert parts["user"]["variance"] > 0 and parts["user"]["includes"] == ["judge"]
+    assert parts["agent"]["variance"] is not None and parts["judge"]["variance"] is None
+    assert parts["user"]["share"] + parts["agent"]["share"] == pytest.approx(1.0)
+    # a hurried user is often met: the user simulator is most of the trial noise here
+    assert parts["user"]["share"] > 0.5
