@@ -14,7 +14,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from test_e2e_view_browser import _cli, _page, view_server
+from test_e2e_view_browser import _cli, _page, serving
 from test_e2e_view_browser import context as _chromium  # noqa: F401  (the fixture)
 
 
@@ -30,7 +30,7 @@ def viewer(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, list
     runs = [root / "oracle", root / "noop"]
     _cli("run", "--num-tasks", "12", "--trials", "2", "--out", str(runs[0]))
     _cli("run", "--num-tasks", "12", "--trials", "2", "--agent", "noop", "--out", str(runs[1]))
-    with view_server(runs) as (url, _):
+    with serving(runs) as (url, _):
         yield url, runs
 
 

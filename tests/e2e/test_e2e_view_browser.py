@@ -9,14 +9,14 @@ tests; elsewhere they are skipped with the reason.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import queue
 import shutil
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -164,25 +164,19 @@ def _cli(*args: str) -> None:
     assert done.returncode == 0, done.stderr
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    root = tmp_path_factory.mktemp("view-runs")
-    _cli("run", "--num-tasks", "3", "--trials", "2", "--out", str(root / "offline"))
-    runs = [
-        build_run(root / "a", model=MODEL_A),
-        build_run(root / "b", model=MODEL_B, domain="instore"),
-        root / "offline",
+@contextmanager
+def serving(runs: Sequence[Path], *options: str) -> Iterator[tuple[str, Any]]:
+    """``lifebench view RUNS`` in a process: (its URL, the process), stopped on exit."""
+    command = [
+        sys.executable,
+        "-c",
+        "from lifebench.cli import main; main()",
+        "view",
+        *map(str, runs),
+        "--port",
+        "0",
+        *options,
     ]
-    with view_server(runs, "--poll", "0.5") as (url, process):
-        yield Server(url, runs, process)
-
-
-@contextlib.contextmanager
-def view_server(runs: list[Path], *options: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    """``lifebench view RUNS…`` in a process of its own on a free port: (URL, process);
-    stopped on exit."""
-    command = [sys.executable, "-c", "from lifebench.cli import main; main()", "view"]
-    command += [*map(str, runs), "--port", "0", *options]
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
@@ -198,6 +192,19 @@ def view_server(runs: list[Path], *options: str) -> Iterator[tuple[str, subproce
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=15)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    root = tmp_path_factory.mktemp("view-runs")
+    _cli("run", "--num-tasks", "3", "--trials", "2", "--out", str(root / "offline"))
+    runs = [
+        build_run(root / "a", model=MODEL_A),
+        build_run(root / "b", model=MODEL_B, domain="instore"),
+        root / "offline",
+    ]
+    with serving(runs, "--poll", "0.5") as (url, process):
+        yield Server(url, runs, process)
 
 
 def test_the_index_loads_clean_and_lists_every_simulation(context: Any, server: Server) -> None:

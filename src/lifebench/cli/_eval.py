@@ -38,6 +38,10 @@ def eval_(
     quiet: Annotated[
         bool, typer.Option(help="No progress display; the report as one headline line.")
     ] = False,
+    record_requests: Annotated[
+        bool,
+        typer.Option(help="Store the judge's requests and responses in the run store."),
+    ] = True,
 ) -> None:
     """Grade saved trajectories again, without re-running them.
 
@@ -75,6 +79,7 @@ def eval_(
                 concurrency=concurrency,
                 progress=Progress(quiet=quiet, description="grading"),
                 rejudge=rejudge,
+                record_requests=record_requests,
             )
         )
         finish_report(run_dir, quiet=quiet)

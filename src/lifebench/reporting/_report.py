@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pydantic import ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from lifebench._util.files import write_atomic
 from lifebench._util.hashing import canonical_json
@@ -57,6 +57,13 @@ class Report(Metrics):
         description="The run's noise floor: verdict flip rate across trials, intraclass "
         "correlation, minimum detectable difference, trials needed for given differences, and "
         "the variance split into task, agent, user simulator and judge (docs/compare.md).",
+    )
+
+    provenance: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Where the numbers come from (the latest session): lifebench version and "
+        "git commit, key package versions, task file and task hashes, grader version of "
+        "every basis, the model of every role (empty: not recorded by the run).",
     )
 
     failures: list[FailureGroup] = Field(
@@ -123,6 +130,7 @@ def build_report(
     config: Mapping[str, Any],
     *,
     grading: Mapping[str, Any] | None = None,
+    provenance: BaseModel | None = None,
     bootstrap_samples: int = DEFAULT_BOOTSTRAP_SAMPLES,
     seed: int = DEFAULT_BOOTSTRAP_SEED,
     targets: Sequence[float] = DEFAULT_TARGETS,
@@ -130,7 +138,8 @@ def build_report(
     """Compute the metrics of ``records``, add the suite's own metrics (the suite named in
     ``config``), attach ``config`` (normalised to plain JSON) and describe the grading behind
     the numbers (``grading``: the store's grading log, see ``RunStore.grading``; without it,
-    the configuration's evaluator). A mixed grading adds a warning."""
+    the configuration's evaluator) and where they come from (``provenance``, see
+    ``RunStore.provenance``). A mixed grading adds a warning."""
     from lifebench.suites import get_suite
 
     records = list(records)
@@ -163,6 +172,7 @@ def build_report(
         suite_metric_names=sorted(extra),
         grading=described,
         noise=noise_floor(scored_trials(records), targets=targets),
+        provenance={} if provenance is None else provenance.model_dump(mode="json"),
         failures=failure_groups(unit_summaries(records)),
     )
 

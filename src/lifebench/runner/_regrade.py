@@ -8,12 +8,14 @@ from pathlib import Path
 from typing import Any
 
 from lifebench.errors import InputError
-from lifebench.models import ModelCache, ModelFactory
+from lifebench.models import ModelCache, ModelFactory, recording
 from lifebench.runner._experiment import CACHE_FILENAME, evaluate, grading_description
 from lifebench.runner._progress import Progress
+from lifebench.runner._provenance import collect
 from lifebench.runner._rejudge import RecordOnlyCache, Rejudge
 from lifebench.runner._scheduler import primary_error
 from lifebench.runner._store import RunStore
+from lifebench.runner._transcript import UnitRecorder
 from lifebench.suites import RunOptions, get_suite
 from lifebench.suites._options import make_run_options
 from lifebench.suites._registry import options_model
@@ -63,6 +65,7 @@ async def regrade(
     concurrency: int = 8,
     progress: Progress | None = None,
     rejudge: int = 1,
+    record_requests: bool = True,
 ) -> RegradeSummary:
     """Grade every completed simulation of ``run_dir`` again with the evaluators of ``overrides``.
 
@@ -74,7 +77,8 @@ async def regrade(
     them mixed. A judge provider that refuses every call stops the re-grade
     (:class:`~lifebench.errors.FatalProviderError`). ``rejudge`` > 1 grades each trajectory
     that many times in all (:mod:`lifebench.runner._rejudge`: the extra gradings bypass the
-    cache and are stored inside the evaluation).
+    cache and are stored inside the evaluation). With ``record_requests`` the judge's
+    requests and responses are stored with each new evaluation.
     """
     store = RunStore.read(run_dir, write=True)
     try:
@@ -103,8 +107,12 @@ async def regrade(
         extra = _rejudger(
             suite, options, bases, rejudge, models, models_given, models_file, run_dir
         )
-        grading = store.begin_grading("eval", grading_description(options, bases), len(records))
+        provenance = collect(options, store.tasks(), evaluators, models.resolve)
+        grading = store.begin_grading(
+            "eval", grading_description(options, bases), len(records), provenance
+        )
         limit = asyncio.Semaphore(concurrency)
+        recorder = UnitRecorder()
         errors = 0
         if progress is not None:
             progress.start(total=len(records))
@@ -114,14 +122,22 @@ async def regrade(
             async with limit:
                 if progress is not None:
                     progress.unit_started()
-                new = await evaluate(
-                    tasks[record.task_id], record.simulation, evaluators, bases, record.evaluation
-                )
-                if extra is not None:
-                    new = await extra[0].extend(
-                        tasks[record.task_id], record.simulation, new, record.evaluation
+                log = recorder.log() if record_requests else None
+                with recording(log):
+                    new = await evaluate(
+                        tasks[record.task_id],
+                        record.simulation,
+                        evaluators,
+                        bases,
+                        record.evaluation,
                     )
-                store.record_evaluation(record.task_id, record.trial, new)
+                    if extra is not None:  # the extra gradings' judge calls are recorded too
+                        new = await extra[0].extend(
+                            tasks[record.task_id], record.simulation, new, record.evaluation
+                        )
+                store.record_evaluation(
+                    record.task_id, record.trial, new, None if log is None else log.pack()
+                )
                 errors += int(new.error is not None)
                 if progress is not None:
                     progress.unit_finished(failed=new.error is not None)
