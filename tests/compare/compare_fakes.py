@@ -15,6 +15,7 @@ from metrics_fakes import Rec
 from lifebench.evaluation._rejudge import with_replicates
 from lifebench.evaluation._types import BasisResult, Evaluation
 from lifebench.reporting._load import RunData
+from lifebench.runner._provenance import Provenance, facts_from
 from lifebench.runner._records import RunMeta
 from lifebench.simulation._replay import replay_info
 from lifebench.simulation._types import Simulation, TerminationReason
@@ -113,13 +114,25 @@ def run_data(
     version: str = "0.1.0",
     grading: Mapping[str, Any] | None = None,
 ) -> RunData:
-    """An in-memory run (what ``load_run`` returns)."""
+    """An in-memory run (what ``load_run`` returns): ``grading`` as ``RunStore.grading``
+    (its parts are the gradings behind the evaluations), one session of lifebench
+    ``version``."""
     recs = list(recs)
     tasks = sorted({r.task_id for r in recs})
+    cfg = dict(cfg or config())
+    task_hashes = dict(hashes) if hashes is not None else {t: f"h-{t}" for t in tasks}
+    parts = list((grading or {}).get("parts") or [{"bases": list(cfg.get("bases") or [])}])
+    bases = {str(b) for p in parts for b in p.get("bases") or []} | set(cfg.get("bases") or [])
+    session = Provenance(
+        lifebench_version=version,
+        tasks=len(task_hashes),
+        graders={b: f"grader-of-{b}:1" for b in sorted(bases)},
+    )
+    gradings = [({k: v for k, v in p.items() if k != "source"}, session) for p in parts]
     return RunData(
         run_dir=Path("/runs") / name,
         meta=RunMeta(
-            config=dict(cfg or config()),
+            config=cfg,
             config_hash="h",
             lifebench_version=version,
             created_at="2026-01-01T00:00:00+00:00",
@@ -127,7 +140,8 @@ def run_data(
         ),
         records=recs,
         task_data={},
-        task_hashes=dict(hashes) if hashes is not None else {t: f"h-{t}" for t in tasks},
+        task_hashes=task_hashes,
         attempts=[],
         grading=dict(grading) if grading is not None else None,
+        facts=facts_from(cfg, task_hashes, [session], gradings, bool((grading or {}).get("mixed"))),
     )

@@ -60,7 +60,7 @@ def test_the_tables_name_runs_metrics_and_mismatches() -> None:
     render_comparison(result, Console(file=out, width=80, color_system=None))
     text = out.getvalue()
     assert text.startswith("NOT COMPARABLE (--allow-mismatch):")
-    assert "a vs b: environment: max_steps: 300 vs 10" in text
+    assert "\n  a vs b: --max-steps: 300 vs 10\n" in text
     assert "A − B: paired over tasks (95% bootstrap CI)" in text
     assert text.count("Discordant tasks: 12 better in A, 0 in B") == 1
     assert "lifebench view /runs/a /runs/b" in text

@@ -39,14 +39,14 @@ def test_refuses_incomparable_runs_naming_every_difference() -> None:
     with pytest.raises(ComparisonError) as info:
         compare_runs([a, b], ["a", "b"])
     text = str(info.value)
-    assert "a vs b: judge: judge_model: (not set) vs j@http://x/v1" in text
-    assert "a vs b: environment: language: en vs zh" in text
+    assert "  - a vs b: judge: none vs j\n" in text
+    assert '  - a vs b: --language: "en" vs "zh"\n' in text
     assert "--allow-mismatch" in text
     result = compare_runs([a, b], ["a", "b"], allow_mismatch=True)
     assert result.comparable is False
     assert [(m.aspect, m.a, m.b) for m in result.mismatches] == [
         ("judge", "a", "b"),
-        ("environment", "a", "b"),
+        ("option", "a", "b"),
     ]
     assert result.warnings[0].startswith("NOT COMPARABLE: 2 mismatch(es)")
 
@@ -242,7 +242,7 @@ def test_the_messages_are_exact() -> None:
         compare_runs([run, other], ["a", "b"])
     assert str(info.value) == (
         "the runs are not comparable:\n"
-        "  - a vs b: environment: max_errors: 10 vs 3\n"
+        "  - a vs b: --max-errors: 10 vs 3\n"
         "Compare runs of the same tasks, grader, user simulator and judge, or pass "
         "--allow-mismatch to compare anyway (every output is then marked)."
     )

@@ -172,13 +172,15 @@ def test_incomparable_runs_are_refused_and_marked_when_allowed(
     result = _invoke(["compare", str(runs["base"]), str(other)])
     assert result.exit_code == 2
     assert "not comparable" in result.stderr
-    assert "environment: max_steps: 300 vs 100" in result.stderr
+    assert "  - base vs oracle: --max-steps: 300 vs 100\n" in result.stderr
     assert "--allow-mismatch" in result.stderr
     allowed = _invoke(["compare", str(runs["base"]), str(other), "--allow-mismatch", "--json"])
     assert allowed.exit_code == 0
     data = json.loads(allowed.stdout)
     assert data["comparable"] is False
-    assert data["mismatches"][0]["detail"] == "max_steps: 300 vs 100"
+    assert [(m["aspect"], m["detail"]) for m in data["mismatches"]] == [
+        ("option", "--max-steps: 300 vs 100")
+    ]
     assert data["warnings"][0].startswith("NOT COMPARABLE")
     shown = _invoke(["compare", str(runs["base"]), str(other), "--allow-mismatch"])
     assert shown.exit_code == 0

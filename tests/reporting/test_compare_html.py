@@ -68,7 +68,7 @@ def test_two_comparable_runs_get_a_comparison_section(runs: dict[str, Path]) -> 
 def test_runs_that_cannot_be_compared_say_why(runs: dict[str, Path]) -> None:
     html = render_html(_bundles(runs["oracle"], runs["short"]))
     assert "Not compared: the runs are not comparable:" in html
-    assert "environment: max_steps: 300 vs 40" in html
+    assert "  - oracle vs short: --max-steps: 300 vs 40\n" in html
 
 
 def test_runs_of_different_groups_are_not_compared(runs: dict[str, Path]) -> None:

@@ -3,16 +3,17 @@
 * :func:`compare_runs` — per pair of runs and metric: the mean difference over the shared
   tasks, its paired bootstrap interval, the exact test that fits the values, Holm's
   correction, and the discordant tasks;
-* :func:`run_differences` — whether two runs may be compared at all (the one check);
+* whether two runs may be compared at all is :func:`lifebench.runner.comparability` (the
+  one check of every face, asked about the shared tasks);
 * :mod:`lifebench.compare._stats` — the statistics themselves (scipy.stats tests).
 """
 
-from lifebench.compare._comparability import Mismatch, run_differences, stored_config_differences
 from lifebench.compare._compare import (
     Comparison,
     ComparisonError,
     DiscordantTask,
     MetricComparison,
+    MismatchRow,
     PairComparison,
     RunSide,
     compare_runs,
@@ -24,7 +25,7 @@ __all__ = [
     "ComparisonError",
     "DiscordantTask",
     "MetricComparison",
-    "Mismatch",
+    "MismatchRow",
     "PairComparison",
     "PairedTest",
     "RunSide",
@@ -32,6 +33,4 @@ __all__ = [
     "holm",
     "paired_interval",
     "paired_test",
-    "run_differences",
-    "stored_config_differences",
 ]

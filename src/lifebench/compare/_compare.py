@@ -8,8 +8,10 @@ the values (:func:`~lifebench.compare._stats.paired_test`) and, with more than t
 Holm's correction over the pairs of each metric. Tasks whose success rate differs form the
 discordant-task table, each with a pair of trajectories to look at side by side.
 
-Runs must be comparable (:mod:`lifebench.compare._comparability`) unless the caller allows a
-mismatch, which every output then carries.
+Runs must be comparable — :func:`lifebench.runner.comparability` on the tasks they share,
+the one check of every face — unless the caller allows a mismatch, which every output then
+carries; differences that do not break comparability (seed, trials, versions, task sets) are
+noted.
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ from urllib.parse import urlencode
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from lifebench.compare._comparability import Mismatch, run_differences
 from lifebench.compare._stats import (
     ALPHA,
     DEFAULT_RESAMPLES,
@@ -37,6 +38,7 @@ from lifebench.metrics._noise import NoiseFloor, noise_floor
 from lifebench.metrics._passk import pass_hat_k
 from lifebench.metrics._trials import ScoredTrial, scored_trials
 from lifebench.reporting._load import RunData
+from lifebench.runner._provenance import RunFacts, compare_facts, facts_from
 
 DEFAULT_MIN_SHARED = 10
 DEFAULT_BOOTSTRAP = 2000
@@ -67,12 +69,16 @@ class RunSide(_Frozen):
 
 
 class MismatchRow(_Frozen):
-    """A reason two runs are not comparable."""
+    """A difference between two runs (:class:`lifebench.runner.Difference`)."""
 
     a: str
     b: str
     aspect: str
     detail: str
+
+    def line(self) -> str:
+        """``a vs b: detail`` (a difference's detail names what differs)."""
+        return f"{self.a} vs {self.b}: {self.detail}"
 
 
 class MetricComparison(_Frozen):
@@ -150,7 +156,14 @@ class Comparison(_Frozen):
     shared_tasks: int
     k: int = Field(description="Largest k of Pass^k: the fewest trials of a shared task.")
     comparable: bool = Field(description="False when a mismatch was allowed.")
-    mismatches: list[MismatchRow] = Field(default_factory=list)
+    mismatches: list[MismatchRow] = Field(
+        default_factory=list, description="Differences that make the runs incomparable."
+    )
+    noted: list[MismatchRow] = Field(
+        default_factory=list,
+        description="Differences that do not (seed, trials, user seeds, lifebench and package "
+        "versions, task sets: only shared tasks are compared).",
+    )
     pairs: list[PairComparison] = Field(default_factory=list)
     settings: Settings = Field(default_factory=Settings)
     warnings: list[str] = Field(default_factory=list)
@@ -301,15 +314,15 @@ def compare_runs(
     if len(labels) != len(runs):
         raise ValueError("one label per run")
     mismatches: list[MismatchRow] = []
+    noted: list[MismatchRow] = []
+    facts = [_facts(r) for r in runs]
     for i in range(len(runs)):
         for j in range(i + 1, len(runs)):
-            found: list[Mismatch] = run_differences(runs[i], runs[j])
-            mismatches.extend(
-                MismatchRow(a=labels[i], b=labels[j], aspect=m.aspect, detail=m.detail)
-                for m in found
-            )
+            for d in compare_facts(facts[i], facts[j], shared_tasks=True):
+                row = MismatchRow(a=labels[i], b=labels[j], aspect=d.aspect, detail=d.detail)
+                (noted if d.comparable else mismatches).append(row)
     if mismatches and not allow_mismatch:
-        lines = "\n".join(f"  - {m.a} vs {m.b}: {m.aspect}: {m.detail}" for m in mismatches)
+        lines = "\n".join(f"  - {m.line()}" for m in mismatches)
         raise ComparisonError(
             "the runs are not comparable:\n" + lines + "\nCompare runs of the same tasks, "
             "grader, user simulator and judge, or pass --allow-mismatch to compare anyway "
@@ -428,6 +441,7 @@ def compare_runs(
         k=k,
         comparable=not mismatches,
         mismatches=mismatches,
+        noted=noted,
         pairs=out_pairs,
         settings=Settings(
             bootstrap_samples=bootstrap_samples,
@@ -438,6 +452,14 @@ def compare_runs(
         ),
         warnings=warnings,
     )
+
+
+def _facts(run: RunData) -> RunFacts:
+    """What the comparability check reads of ``run`` (from its configuration and tasks alone
+    when the store's facts were not read)."""
+    if run.facts is not None:
+        return run.facts
+    return facts_from(run.config, run.task_hashes, [], [], False)
 
 
 def _agent(config: Mapping[str, Any]) -> str:

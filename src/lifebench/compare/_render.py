@@ -124,7 +124,7 @@ def render_comparison(c: Comparison, console: Console | None = None) -> None:
     if not c.comparable:
         out.print(Text("NOT COMPARABLE (--allow-mismatch):", style="bold red"), highlight=False)
         for m in c.mismatches:
-            out.print(Text(safe_text(f"  {m.a} vs {m.b}: {m.aspect}: {m.detail}")), highlight=False)
+            out.print(Text(safe_text(f"  {m.line()}")), highlight=False)
     out.print(runs_table(c))
     for pair in c.pairs:
         out.print(pair_table(c, pair))
@@ -153,5 +153,7 @@ def render_comparison(c: Comparison, console: Console | None = None) -> None:
         ),
         highlight=False,
     )
+    for m in c.noted:
+        out.print(Text(safe_text(f"noted: {m.line()}"), style="dim"), highlight=False)
     for w in c.warnings:
         out.print(Text("warning: ", style="yellow") + Text(safe_text(w)), highlight=False)
