@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from lifebench.cli._compare import compare
 from lifebench.cli._data import app as data_app
 from lifebench.cli._eval import eval_
 from lifebench.cli._export import export
@@ -64,6 +65,7 @@ def _main(
 
 app.command("run", cls=SuiteCommand, context_settings=SUITE_FLAGS_SETTINGS)(run)
 app.command("report")(report)
+app.command("compare")(compare)
 app.command("eval", cls=SuiteCommand, context_settings=SUITE_FLAGS_SETTINGS)(eval_)
 app.command("sweep")(sweep)
 app.command("rollout", cls=SuiteCommand, context_settings=SUITE_FLAGS_SETTINGS)(rollout)

@@ -24,6 +24,17 @@ def eval_(
         Path | None, typer.Option("--models", help="Models config file (YAML or JSON).")
     ] = None,
     concurrency: Annotated[int, typer.Option(min=1, help="Simulations graded at once.")] = 8,
+    rejudge: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Grade each trajectory K times in all: K - 1 extra gradings, each a fresh "
+            "judge call (never answered from the cache, but recorded in it) with its own seed, "
+            "stored with the evaluation; "
+            "the report then splits off the judge's share of the variance. The reward is "
+            "still the ordinary grading's.",
+        ),
+    ] = 1,
     quiet: Annotated[
         bool, typer.Option(help="No progress display; the report as one headline line.")
     ] = False,
@@ -72,6 +83,7 @@ def eval_(
                 models_file=str(models) if models else None,
                 concurrency=concurrency,
                 progress=Progress(quiet=quiet, description="grading"),
+                rejudge=rejudge,
                 record_requests=record_requests,
             )
         )
@@ -79,6 +91,7 @@ def eval_(
         typer.echo(
             f"graded {summary.graded} simulations ({summary.errors} grading errors, "
             f"{summary.skipped} units without a simulation) in {run_dir}"
+            + (f"; each graded {rejudge} times (--rejudge)" if rejudge > 1 else "")
         )
         code = grading_code(rep, "Run the same `lifebench eval` again to grade them again")
     if code:

@@ -80,9 +80,20 @@ def report(
             "apart) into one report with the suite's own aggregate over all of them.",
         ),
     ] = False,
+    detect: Annotated[
+        list[float] | None,
+        typer.Option(
+            "--detect",
+            min=0.0001,
+            max=1.0,
+            help="A difference of Avg@k (0.05 = 5 points) whose trials per task needed to detect "
+            "it the noise floor lists (repeat; default 0.02, 0.05 and 0.1).",
+        ),
+    ] = None,
 ) -> None:
     """Show Avg@k, Pass@k, Pass^k (with 95% bootstrap CIs), failures grouped by message,
-    terminations, turns, tokens and cost of each run.
+    terminations, turns, tokens and cost of each run, and its noise floor (verdict flip rate,
+    ICC, minimum detectable difference, trials needed, where the variance comes from).
 
     The JSON is deterministic: the same stored results always print the same bytes (a JSON
     list when several RUN_DIRs are given). --html / --markdown compare all RUN_DIRs in one
@@ -91,6 +102,7 @@ def report(
     simulators, options): what makes them incomparable is printed and marked in every format.
     """
     from lifebench.errors import InputError
+    from lifebench.metrics._noise import DEFAULT_TARGETS
     from lifebench.reporting import render_report, report_json
     from lifebench.reporting._bundle import (
         build_run_report,
@@ -106,13 +118,16 @@ def report(
             raise InputError("--failed selects tasks of the listing: add --tasks", field="--failed")
         runs = [load_run(d) for d in run_dirs]
         labels = run_labels(run_dirs)
+        targets = tuple(detect) if detect else DEFAULT_TARGETS
         if combine:
             from lifebench.reporting._bundle import combined_run_report
 
-            bundles = [combined_run_report(runs, labels, headline)]  # type: ignore[arg-type]
+            bundles = [
+                combined_run_report(runs, labels, headline, targets=targets)  # type: ignore[arg-type]
+            ]
         else:
             bundles = [
-                build_run_report(run, label, headline)  # type: ignore[arg-type]
+                build_run_report(run, label, headline, targets=targets)  # type: ignore[arg-type]
                 for run, label in zip(runs, labels, strict=True)
             ]
         if html is not None or markdown is not None:

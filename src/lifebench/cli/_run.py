@@ -58,6 +58,15 @@ def run(
     ] = None,
     num_tasks: Annotated[int | None, typer.Option(help="Only the first N selected tasks.")] = None,
     trials: Annotated[int, typer.Option(min=1, help="Trials per task (k of Pass@k/Pass^k).")] = 1,
+    user_seeds: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Replay the agent of every trial against this many user-simulator seeds "
+            "(measures user-simulator variance; trial t + K*s is trial t's agent with user "
+            "seed s). Raising it on a finished run adds the replays; keep --trials fixed.",
+        ),
+    ] = 1,
     agent: Annotated[
         str | None,
         typer.Option(
@@ -182,6 +191,7 @@ def run(
             "task_ids": _split_ids(task_ids),
             "num_tasks": num_tasks,
             "trials": trials,
+            "user_seeds": user_seeds,
             "agent": agent or "",
             "user": user or "",
             "evaluator": evaluator or "",

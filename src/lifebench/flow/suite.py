@@ -23,7 +23,7 @@ from lifebench._util.text import Language
 from lifebench.errors import InputError
 from lifebench.evaluation import Evaluator
 from lifebench.flow.options import FlowOptions
-from lifebench.suites import RunOptions, required_model
+from lifebench.suites import MetricKind, RunOptions, required_model
 from lifebench.suites._registry import ModelResolver
 from lifebench.suites._tables import Finding, StatsTable
 from lifebench.tools import ToolSet
@@ -261,6 +261,18 @@ class FlowSuite:
     def reward_bases(self, options: RunOptions) -> list[str]:
         """``turn`` at turn level, ``completion`` at session level."""
         return ["turn"] if options.options_for(FlowOptions).level == "turn" else ["completion"]
+
+    def compared_metrics(self, config: Mapping[str, Any]) -> Mapping[str, MetricKind]:
+        """:class:`~lifebench.suites.ComparedMetrics`: session success, progress and tool F1
+        at session level; tool, parameter F1, node accuracy and response score per turn."""
+        if config["suite_options"]["level"] == "session":
+            return {"success_rate": "success", "task_progress": "score", "tool_f1": "score"}
+        return {
+            "tool_f1": "score",
+            "param_f1": "score",
+            "node_accuracy": "score",
+            "response_score": "score",
+        }
 
     def report_metrics(
         self, records: Sequence[Any], config: Mapping[str, Any]

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from lifebench.metrics import Headline
+from lifebench.metrics._noise import DEFAULT_TARGETS
 from lifebench.reporting._load import RunData
 from lifebench.reporting._outcomes import UnitSummary, tool_error_kinds, unit_summaries
 from lifebench.reporting._report import Report, build_report
@@ -45,6 +46,8 @@ class RunReport:
     summaries: list[UnitSummary]
     tool_errors: dict[str, int]
     complexity: list[ComplexityBucket]
+    data: RunData | None = None
+    """The run itself (records, tasks, grading), for the comparison of runs."""
     facts: RunFacts | None = None
     """What :func:`lifebench.runner.comparability` compares (None: not read)."""
     state_changes: dict[tuple[str, int], list[StateChange]] = field(default_factory=dict)
@@ -122,15 +125,23 @@ def complexity_buckets(report: Report, records: Sequence[Any]) -> list[Complexit
     return [ComplexityBucket(n, len(v), math.fsum(v) / len(v)) for n, v in sorted(rewards.items())]
 
 
-def build_run_report(run: RunData, label: str, headline: Headline = "lifebench") -> RunReport:
+def build_run_report(
+    run: RunData,
+    label: str,
+    headline: Headline = "lifebench",
+    *,
+    targets: Sequence[float] = DEFAULT_TARGETS,
+) -> RunReport:
     """Report of ``run`` with its unit summaries, tool error kinds and complexity buckets
-    (``headline``: which of lifebench's and the official number leads)."""
+    (``headline``: which of lifebench's and the official number leads; ``targets``: the
+    differences whose trials needed the noise floor lists)."""
     report = build_report(
         run.records,
         run.config,
         grading=run.grading,
         provenance=run.provenance,
         headline=headline,
+        targets=targets,
     )
     summaries = unit_summaries(run.records)
     failed = {(u.task_id, u.trial) for u in summaries if u.outcome == "fail"}
@@ -147,6 +158,7 @@ def build_run_report(run: RunData, label: str, headline: Headline = "lifebench")
         summaries=summaries,
         tool_errors=tool_error_kinds(run.records),
         complexity=complexity_buckets(report, run.records),
+        data=run,
         facts=run.facts,
         state_changes=changes,
     )
@@ -256,7 +268,11 @@ def comparability_lines(groups: dict[str, GroupComparability]) -> list[str]:
 
 
 def combined_run_report(
-    runs: Sequence[RunData], labels: Sequence[str], headline: Headline = "lifebench"
+    runs: Sequence[RunData],
+    labels: Sequence[str],
+    headline: Headline = "lifebench",
+    *,
+    targets: Sequence[float] = DEFAULT_TARGETS,
 ) -> RunReport:
     """One report of several runs of one suite pooled (task ids prefixed by each run's label),
     with the suite's own aggregate over all of them — e.g. TravelBench's overall over three
@@ -274,7 +290,7 @@ def combined_run_report(
         for r in run.records
     ]
     config = dict(next(iter(configs.values())))
-    report = build_report(records, config, headline=headline)
+    report = build_report(records, config, headline=headline, targets=targets)
     report = report.model_copy(update={"comparison": pooled_comparison(records, configs)})
     return RunReport(
         label=" + ".join(labels),

@@ -18,6 +18,7 @@ from typing import Any
 from lifebench import __version__
 from lifebench.reporting._bundle import RunReport, comparability_by_group
 from lifebench.reporting._charts import Bar, Chart, bar_chart
+from lifebench.reporting._compare_html import comparison_sections
 from lifebench.reporting._format import metric_text
 from lifebench.reporting._outcomes import OUTCOME_MARKS, UnitSummary
 from lifebench.reporting._report_charts import (
@@ -226,6 +227,7 @@ def _context(runs: Sequence[RunReport]) -> dict[str, Any]:
         "tasks": {r.label: task_rows(r) for r in runs},
         "roles": ROLES,
         "max_k": max((r.k for r in runs), default=0),
+        "comparisons": comparison_sections(runs),
     }
 
 

@@ -15,6 +15,7 @@ from lifebench._util.text import natural_key
 from lifebench.metrics import Headline
 from lifebench.metrics._types import Interval
 from lifebench.reporting._format import money
+from lifebench.reporting._noise import noise_table, sources_table
 from lifebench.reporting._outcomes import OUTCOME_MARKS, UnitSummary
 from lifebench.reporting._report import Report
 from lifebench.reporting._safe import safe_text
@@ -470,8 +471,13 @@ def render_report(
         (basis_table(report), []),
         (coverage_table(report), []),
         (usage_table(report), []),
-        (failure_table(report), []),
     ]
+    if report.noise is not None:
+        tables.append((noise_table(report.noise), []))
+        sources = sources_table(report.noise)
+        if sources is not None:
+            tables.append((sources, []))
+    tables.append((failure_table(report), []))
     if show_tasks and outcomes is None:
         tables.append((task_table(report), []))
     for table, notes in tables:

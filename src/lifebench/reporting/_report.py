@@ -20,6 +20,8 @@ from lifebench.metrics import (
     ResultRecord,
     compute_metrics,
 )
+from lifebench.metrics._noise import DEFAULT_TARGETS, NoiseFloor, noise_floor
+from lifebench.metrics._trials import scored_trials
 from lifebench.reporting._outcomes import FailureGroup, failure_groups, unit_summaries
 from lifebench.suites._tables import StatsTable
 
@@ -52,6 +54,13 @@ class Report(Metrics):
     def grading_summary(self) -> str:
         """One line: which grading produced the numbers (and a caveat when mixed)."""
         return grading_line(self.grading)
+
+    noise: NoiseFloor | None = Field(
+        None,
+        description="The run's noise floor: verdict flip rate across trials, intraclass "
+        "correlation, minimum detectable difference, trials needed for given differences, and "
+        "the variance split into task, agent, user simulator and judge (docs/compare.md).",
+    )
 
     provenance: dict[str, Any] = Field(
         default_factory=dict,
@@ -158,6 +167,7 @@ def build_report(
     bootstrap_samples: int = DEFAULT_BOOTSTRAP_SAMPLES,
     seed: int = DEFAULT_BOOTSTRAP_SEED,
     headline: Headline = "lifebench",
+    targets: Sequence[float] = DEFAULT_TARGETS,
 ) -> Report:
     """Compute the metrics of ``records``, add the suite's own metrics (the suite named in
     ``config``), attach ``config`` (normalised to plain JSON) and describe the grading behind
@@ -205,6 +215,7 @@ def build_report(
         config=plain_config,
         suite_metric_names=sorted(extra),
         grading=described,
+        noise=noise_floor(scored_trials(records), targets=targets),
         provenance={} if provenance is None else provenance.model_dump(mode="json"),
         headline=headline,
         comparison=comparison,

@@ -77,7 +77,12 @@ def select_tasks(tasks: Sequence[Any], options: RunOptions) -> list[Any]:
 
 
 def plan_units(tasks: Sequence[Any], options: RunOptions) -> list[WorkUnit]:
-    """One unit per (task, trial), each with a seed derived from the run seed (sha256)."""
+    """One unit per (task, trial), each with a seed derived from the run seed (sha256); with
+    ``user_seeds`` > 1, the replays of :mod:`lifebench.runner._replay` too."""
+    if options.user_seeds > 1:
+        from lifebench.runner import _replay
+
+        return _replay.plan(tasks, options)
     return [
         WorkUnit(task_id=t.id, trial=trial, seed=derive_seed(options.seed, t.id, trial))
         for t in tasks
@@ -121,13 +126,21 @@ class Experiment:
             self._warming = asyncio.create_task(self._warm_up())
         task = self.tasks[unit.task_id]
         log = self._recorder.log() if self.options.record_requests else None
+        replays = self.options.user_seeds > 1
         with recording(log):  # every model call of the unit goes into its log
-            episode = self.suite.build_episode(
-                task, unit.trial, unit.seed, self.options, self.models
-            )
+            if replays:
+                from lifebench.runner import _replay
+
+                episode = _replay.replay_episode(self.suite, task, unit, self.options, self.models)
+            else:
+                episode = self.suite.build_episode(
+                    task, unit.trial, unit.seed, self.options, self.models
+                )
             if log is not None:
                 self._recorder.brief(log, episode)
             simulation = await run_episode(episode)
+            if replays:
+                simulation = _replay.mark(simulation, unit, self.options)
             evaluation = None
             if simulation.termination is not TerminationReason.INFRASTRUCTURE_ERROR:
                 evaluation = await evaluate(task, simulation, self.evaluators, self.bases)

@@ -10,7 +10,9 @@ evaluations is known even after a re-grade.
 :func:`comparability` is the one place that decides whether two runs' numbers may be
 compared, naming each difference: different task contents, grader version, judge, user
 simulator, tool simulator, evaluator, suite or core options, a mixed grading (not comparable);
-lifebench version, packages, seed, trials (noted).
+lifebench version, packages, seed, trials, user-simulator seeds (noted). ``lifebench report``,
+``view`` and ``export`` ask it about whole runs; ``lifebench compare``, which pairs runs on the
+tasks they share, asks it with ``shared_tasks=True`` (different task sets are then noted).
 
 Grader versions: every module that defines an evaluator (or a grader an evaluator delegates
 to) declares ``GRADER_VERSION``, an integer bumped whenever its grading rules change (see
@@ -225,6 +227,12 @@ class RunFacts(_Frozen):
         default_factory=list, description="Judge model identities behind the evaluations."
     )
     mixed: bool = Field(False, description="The stored evaluations mix gradings.")
+    grading: dict[str, Any] = Field(
+        default_factory=dict,
+        description="The description of the grading behind the stored evaluations (evaluator, "
+        "judge, bases, suite options: a `lifebench eval` may have changed them; empty: the "
+        "run's configuration).",
+    )
 
 
 def _judge_identity(part: Mapping[str, Any], provenance: Provenance | None) -> str | None:
@@ -255,6 +263,7 @@ def facts_from(
         if judge:
             judges.add(judge)
     known = [s for s in sessions if s is not None]
+    described = next((dict(part) for part, _ in gradings if part.get("evaluator")), {})
     return RunFacts(
         config=dict(config),
         tasks=dict(tasks),
@@ -263,7 +272,31 @@ def facts_from(
         graders={k: sorted(v) for k, v in sorted(graders.items())},
         judges=sorted(judges),
         mixed=mixed,
+        grading={k: described[k] for k in _GRADING_KEYS if k in described},
     )
+
+
+_GRADING_KEYS = ("evaluator", "judge_model", "bases", "suite_options")
+"""What a grading description holds that decides a reward (as in the configuration)."""
+_DEFAULTS = {"user_seeds": 1}
+"""Values a stored configuration leaves out when they have their default."""
+
+
+def compared_config(facts: RunFacts) -> dict[str, Any]:
+    """The configuration compared: the run's (left-out defaults filled in), with the
+    evaluator, judge, bases and suite options of the grading behind the stored evaluations
+    (a ``lifebench eval`` may have changed them; its suite options extend the run's)."""
+    config = {**_DEFAULTS, **facts.config}
+    graded = facts.grading
+    for key in ("evaluator", "judge_model", "bases"):
+        if key in graded:
+            config[key] = graded[key]
+    if "suite_options" in graded:
+        config["suite_options"] = {
+            **dict(config.get("suite_options") or {}),
+            **dict(graded["suite_options"] or {}),
+        }
+    return config
 
 
 def _ids(ids: Sequence[str], limit: int = 5) -> str:
@@ -289,7 +322,9 @@ _SELF = frozenset(
         "num_tasks",
         "task_set",
         "trials",
+        "user_seeds",
         "seed",
+        "temperature",
     }
 )
 """Configuration keys compared by their own rules (or not at all: the agent is what a
@@ -304,7 +339,7 @@ def _role_model(facts: RunFacts, role: str) -> str | None:
     return str(spec).split("@", 1)[0].strip() if spec else None
 
 
-def _tasks_differences(a: RunFacts, b: RunFacts) -> list[Difference]:
+def _tasks_differences(a: RunFacts, b: RunFacts, shared_tasks: bool) -> list[Difference]:
     changed = sorted(t for t in a.tasks.keys() & b.tasks.keys() if a.tasks[t] != b.tasks[t])
     only_a = sorted(a.tasks.keys() - b.tasks.keys())
     only_b = sorted(b.tasks.keys() - a.tasks.keys())
@@ -326,13 +361,16 @@ def _tasks_differences(a: RunFacts, b: RunFacts) -> list[Difference]:
             parts.append(f"{len(only_a)} only in the first ({_ids(only_a)})")
         if only_b:
             parts.append(f"{len(only_b)} only in the second ({_ids(only_b)})")
+        shared = len(a.tasks.keys() & b.tasks.keys())
         out.append(
             Difference(
                 aspect="tasks",
-                detail="different task sets: " + "; ".join(parts),
+                detail="different task sets: "
+                + "; ".join(parts)
+                + (f" (compared on the {shared} shared task(s))" if shared_tasks else ""),
                 a=len(a.tasks),
                 b=len(b.tasks),
-                comparable=False,
+                comparable=shared_tasks,
             )
         )
     return out
@@ -471,8 +509,40 @@ def _config_differences(a: RunFacts, b: RunFacts) -> list[Difference]:
         )
     out += _option_differences(ca.get("suite_options") or {}, cb.get("suite_options") or {})
     out += _option_differences(ca, cb, _SELF)
-    out += _value_differences(ca, cb, ("seed", "trials"), comparable=True)
+    out += _temperature_difference(a, b)
+    out += _value_differences(ca, cb, ("seed", "trials", "user_seeds"), comparable=True)
     return out
+
+
+def _temperature_difference(a: RunFacts, b: RunFacts) -> list[Difference]:
+    """The sampling temperature is every role's: a difference changes what the agent is
+    measured against when a role other than the agent is a model (user or tool simulator,
+    judge); else it changes only the agent, which is what a comparison compares (noted)."""
+    ta, tb = a.config.get("temperature"), b.config.get("temperature")
+    if ta == tb:
+        return []
+    others = sorted(
+        {
+            role
+            for facts in (a, b)
+            for role in ("user", "judge", "tool")
+            if _role_model(facts, role) or (role == "judge" and facts.judges)
+        }
+    )
+    also = (
+        f" (also the {', '.join(others)} model's)"
+        if others
+        else " (only the agent's: no other role is a model)"
+    )
+    return [
+        Difference(
+            aspect="option",
+            detail=f"--temperature: {_plain(ta)} vs {_plain(tb)}{also}",
+            a=ta,
+            b=tb,
+            comparable=not others,
+        )
+    ]
 
 
 def _software_differences(a: RunFacts, b: RunFacts) -> list[Difference]:
@@ -522,10 +592,12 @@ def _software_differences(a: RunFacts, b: RunFacts) -> list[Difference]:
     return out
 
 
-def compare_facts(a: RunFacts, b: RunFacts) -> list[Difference]:
+def compare_facts(a: RunFacts, b: RunFacts, *, shared_tasks: bool = False) -> list[Difference]:
     """Every difference between two runs (see :func:`comparability`)."""
+    a = a.model_copy(update={"config": compared_config(a)})
+    b = b.model_copy(update={"config": compared_config(b)})
     out = _config_differences(a, b)
-    out += _tasks_differences(a, b)
+    out += _tasks_differences(a, b, shared_tasks)
     out += _grader_differences(a, b)
     for name, facts in (("first", a), ("second", b)):
         if facts.mixed:
@@ -543,7 +615,7 @@ def compare_facts(a: RunFacts, b: RunFacts) -> list[Difference]:
     return out
 
 
-def comparability(a: Any, b: Any) -> list[Difference]:
+def comparability(a: Any, b: Any, *, shared_tasks: bool = False) -> list[Difference]:
     """Whether two runs' numbers can be put side by side, as the list of their differences
     (empty: nothing differs but the agent). Each :class:`Difference` names its aspect, the
     two values and whether it breaks comparability (``comparable`` False: different task
@@ -552,10 +624,13 @@ def comparability(a: Any, b: Any) -> list[Difference]:
     trials, a grader version that was not recorded).
 
     ``a`` and ``b`` are :class:`~lifebench.runner.RunStore` instances (or :class:`RunFacts`).
+    With ``shared_tasks`` the numbers are compared on the tasks both runs have (as ``lifebench
+    compare`` does): different task sets are then only noted (tasks with the same id must
+    still have the same contents).
     """
     fa = a if isinstance(a, RunFacts) else a.facts()
     fb = b if isinstance(b, RunFacts) else b.facts()
-    return compare_facts(fa, fb)
+    return compare_facts(fa, fb, shared_tasks=shared_tasks)
 
 
 def incomparable(differences: Sequence[Difference]) -> list[Difference]:

@@ -15,6 +15,7 @@ from lifebench.models import ModelCache, ModelFactory, recording
 from lifebench.runner._experiment import CACHE_FILENAME, evaluate, grading_description
 from lifebench.runner._progress import Progress
 from lifebench.runner._provenance import collect
+from lifebench.runner._rejudge import RecordOnlyCache, Rejudge
 from lifebench.runner._scheduler import primary_error
 from lifebench.runner._store import RunStore
 from lifebench.runner._transcript import UnitRecorder
@@ -71,12 +72,14 @@ async def grade_records(
     progress: Progress | None = None,
     *,
     record_requests: bool = True,
+    rejudge: Rejudge | None = None,
 ) -> int:
     """Grade the stored simulations of ``records`` again and store each new evaluation (the
     bases of the earlier one that are not recomputed are kept). Returns how many of the new
     evaluations failed. Nothing is simulated: only the evaluators' (judge) calls are made.
     A judge provider that refuses every call stops it (:class:`FatalProviderError`). With
-    ``record_requests`` the judge's requests and responses are stored with each evaluation."""
+    ``record_requests`` the judge's requests and responses are stored with each evaluation;
+    ``rejudge`` adds the extra gradings of ``--rejudge`` (their judge calls recorded too)."""
     limit = asyncio.Semaphore(concurrency)
     recorder = UnitRecorder()
     errors = 0
@@ -93,6 +96,10 @@ async def grade_records(
                 new = await evaluate(
                     tasks[record.task_id], record.simulation, evaluators, bases, record.evaluation
                 )
+                if rejudge is not None:
+                    new = await rejudge.extend(
+                        tasks[record.task_id], record.simulation, new, record.evaluation
+                    )
             store.record_evaluation(
                 record.task_id, record.trial, new, None if log is None else log.pack()
             )
@@ -143,6 +150,7 @@ async def regrade(
     models_file: str | None = None,
     concurrency: int = 8,
     progress: Progress | None = None,
+    rejudge: int = 1,
     record_requests: bool = True,
 ) -> RegradeSummary:
     """Grade every completed simulation of ``run_dir`` again with the evaluators of ``overrides``.
@@ -153,7 +161,9 @@ async def regrade(
     defines the reward, how many simulations it is to grade, whether it finished), so a report
     can tell which grading produced its numbers — and that a re-grade killed part-way left
     them mixed. A judge provider that refuses every call stops the re-grade
-    (:class:`~lifebench.errors.FatalProviderError`). With ``record_requests`` the judge's
+    (:class:`~lifebench.errors.FatalProviderError`). ``rejudge`` > 1 grades each trajectory
+    that many times in all (:mod:`lifebench.runner._rejudge`: the extra gradings bypass the
+    cache and are stored inside the evaluation). With ``record_requests`` the judge's
     requests and responses are stored with each new evaluation.
     """
     store = RunStore.read(run_dir, write=True)
@@ -170,6 +180,7 @@ async def regrade(
                 file=str(run_dir),
             )
         tasks = {tid: suite.parse_task(stored_tasks[tid]) for tid in {r.task_id for r in records}}
+        models_given = models is not None
         if models is None:
             cache = ModelCache(run_dir / CACHE_FILENAME) if options.cache else None
             models = (
@@ -181,6 +192,9 @@ async def regrade(
         bases = suite.reward_bases(options)
         failed = [r for r in records if needs_grading(r)]
         fresh = refreshing_models(run_dir, options, models_file) if failed else None
+        extra = _rejudger(
+            suite, options, bases, rejudge, models, models_given, models_file, run_dir
+        )
         provenance = collect(options, store.tasks(), evaluators, models.resolve)
         grading = store.begin_grading(
             "eval", grading_description(options, bases), len(records), provenance
@@ -195,6 +209,7 @@ async def regrade(
                 concurrency,
                 progress,
                 record_requests=record_requests,
+                rejudge=None if extra is None else extra[0],
             )
             if fresh is not None:  # graded again by fresh calls, not the answers that failed
                 again = suite.build_evaluators(options, fresh)
@@ -207,13 +222,43 @@ async def regrade(
                     concurrency,
                     progress,
                     record_requests=record_requests,
+                    rejudge=None if extra is None else extra[0],
                 )
         finally:
             await models.aclose()
             if fresh is not None:
                 await fresh.aclose()
+            if extra is not None and extra[1] is not models:
+                await extra[1].aclose()
         store.finish_grading(grading, len(records), errors)
         total = len(store.results())
         return RegradeSummary(graded=len(records), errors=errors, skipped=total - len(records))
     finally:
         store.close()
+
+
+def _rejudger(
+    suite: Any,
+    options: RunOptions,
+    bases: list[str],
+    gradings: int,
+    models: ModelFactory,
+    models_given: bool,
+    models_file: str | None,
+    run_dir: Path,
+) -> tuple[Rejudge, ModelFactory] | None:
+    """The extra gradings of ``--rejudge`` (None for one grading): the run's evaluators on
+    models whose cache only records (:class:`RecordOnlyCache`; the given factory in tests)."""
+    if gradings < 1:
+        raise InputError(f"--rejudge must be at least 1, got {gradings}", field="--rejudge")
+    if gradings == 1:
+        return None
+    fresh = models
+    if not models_given:
+        cache = RecordOnlyCache(run_dir / CACHE_FILENAME) if options.cache else None
+        fresh = (
+            ModelFactory.from_file(models_file, cache=cache)
+            if models_file
+            else ModelFactory(cache=cache)
+        )
+    return Rejudge(gradings, suite.build_evaluators(options, fresh), bases), fresh

@@ -1,5 +1,6 @@
 """Suites plug domains, tools, prompts and evaluators into the core; found lazily by name."""
 
+from lifebench.suites._compared import ComparedMetrics, MetricKind
 from lifebench.suites._official import OfficialScoring
 from lifebench.suites._options import (
     RoleChoices,
@@ -21,6 +22,8 @@ from lifebench.suites._tables import StatsTable
 from lifebench.suites._warm import RunWarmer
 
 __all__ = [
+    "ComparedMetrics",
+    "MetricKind",
     "OfficialScoring",
     "ReportDesign",
     "RoleChoices",

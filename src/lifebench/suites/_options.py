@@ -37,7 +37,8 @@ _OPERATIONAL = frozenset(
 # Options stored with the run but left out of its hash: a resume may change them (with a note).
 # The tasks file is identified by the content hashes of its tasks (moving an unchanged file
 # resumes); raising ``trials`` extends a run with new units.
-_RESUMABLE = frozenset({"tasks_file", "trials"})
+# ``user_seeds`` replays the agent of every trial against more user-simulator seeds: new units.
+_RESUMABLE = frozenset({"tasks_file", "trials", "user_seeds"})
 _MODEL_FIELDS = ("agent_model", "user_model", "judge_model", "tool_model")
 _SPEC_SPLIT = re.compile(r"@(?=https?://)", re.IGNORECASE)
 
@@ -159,6 +160,12 @@ class RunOptions(BaseModel):
     task_ids: tuple[str, ...] = Field((), description="Only these task ids (empty = all).")
     num_tasks: int | None = Field(None, description="Only the first N tasks (after task_ids).")
     trials: int = Field(1, ge=1, description="Trials per task (k of pass^k).")
+    user_seeds: int = Field(
+        1,
+        ge=1,
+        description="User-simulator seeds per trial: trial t + K*s replays the agent of trial t "
+        "(K trials) against user seed s (see lifebench.simulation._replay).",
+    )
     agent: str = Field("", description="Agent kind (empty: the suite's default).")
     user: str = Field("", description="User-simulator kind (empty: the suite's default).")
     evaluator: str = Field("", description="Evaluator kind (empty: the suite's default).")
@@ -287,6 +294,8 @@ class RunOptions(BaseModel):
         option but the operational ones, model specs scrubbed of credentials
         (:func:`scrub_model_spec`)."""
         out = {k: v for k, v in self.model_dump(mode="json").items() if k not in _OPERATIONAL}
+        if out.get("user_seeds") == 1:
+            del out["user_seeds"]  # the default: configurations stored before it stay the same
         for name in _MODEL_FIELDS:
             out[name] = scrub_model_spec(out.get(name))
         return out

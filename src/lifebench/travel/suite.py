@@ -12,7 +12,7 @@ from lifebench.errors import InputError
 from lifebench.evaluation import Evaluator
 from lifebench.models import GenerateConfig
 from lifebench.simulation import Agent, Episode, Limits, LLMAgent, NoopAgent, UserSimulator
-from lifebench.suites import RunOptions, required_model
+from lifebench.suites import MetricKind, RunOptions, required_model
 from lifebench.suites._registry import ModelResolver
 from lifebench.suites._tables import Finding, StatsTable
 from lifebench.tools import ToolSet
@@ -210,6 +210,11 @@ class TravelSuite:
         from lifebench.travel import grading
 
         return grading.reward_bases(options)
+
+    def compared_metrics(self, config: Mapping[str, Any]) -> Mapping[str, MetricKind]:
+        """:class:`~lifebench.suites.ComparedMetrics`: the TravelBench score (penalised and
+        raw, 0-100) and the accuracy on unsolvable rows."""
+        return {"score": "score", "raw_score": "score", "unsolved_accuracy": "success"}
 
     def report_metrics(
         self, records: Sequence[Any], config: Mapping[str, Any]

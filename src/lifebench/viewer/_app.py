@@ -9,6 +9,7 @@ Host (no DNS rebinding).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from importlib.resources import files
 from pathlib import Path
@@ -115,6 +116,8 @@ class Viewer:
         ]
         self.poll_ms = poll_ms
         self.env = _environment()
+        self._compared: tuple[tuple[int | None, ...], list[Any]] | None = None
+        """The last comparison, and the snapshot versions it was computed from."""
 
     def _page(self, name: str, status: int = 200, **context: Any) -> HTMLResponse:
         html = self.env.get_template(name).render(
@@ -287,6 +290,36 @@ class Viewer:
             ],
         )
 
+    def _comparisons(self) -> list[Any]:
+        """The comparison sections of the runs, recomputed only when a run changed."""
+        from lifebench.reporting._compare_html import comparison_sections
+
+        reports = [s.report() for s in self.sources]
+        snaps = [s.snapshot() for s in self.sources]
+        versions = tuple(None if snap is None else snap.version for snap in snaps)
+        if self._compared is not None and self._compared[0] == versions:
+            return self._compared[1]
+        readable = [r for r in reports if r is not None]
+        sections = comparison_sections(readable)
+        index = {id(r): i for i, r in enumerate(reports) if r is not None}
+        positions = [index[id(r)] for r in readable]
+        # sections number their runs among the readable ones: map back to the viewer's runs
+        mapped = [
+            dataclasses.replace(s, indices=[positions[i] for i in s.indices]) for s in sections
+        ]
+        self._compared = (versions, mapped)
+        return mapped
+
+    def _noise(self) -> list[tuple[str, Any]]:
+        """(label, noise floor) of every readable run."""
+        reports = [(s.label, s.report()) for s in self.sources]
+        return [(label, r.report.noise) for label, r in reports if r is not None]
+
+    async def comparison(self, request: Request) -> Response:
+        sections = await run_in_threadpool(self._comparisons)
+        noise = await run_in_threadpool(self._noise)
+        return self._page("comparison.html.j2", sections=sections, noise=noise)
+
     def _raw(self, source: RunSource, task: str, trial: int, number: int, part: str) -> str:
         view = self._view(source, task, trial)
         calls = view.transcript.calls if view.transcript is not None else []
@@ -350,6 +383,7 @@ def create_app(
             Route("/", viewer.index),
             Route("/sim", viewer.simulation),
             Route("/compare", viewer.compare),
+            Route("/comparison", viewer.comparison),
             Route("/report", viewer.report),
             Route("/api/status", viewer.status),
             Route("/api/raw", viewer.raw),
