@@ -1,22 +1,24 @@
 #!/usr/bin/env bash
-# Mutation testing of the modules that decide reported numbers (not part of CI: slow).
+# Mutation testing of the modules that decide reported numbers, tool errors, seeds and stops,
+# resume, merged results, secrets and escaping (not part of CI: slow).
 #
 #   scripts/mutation.sh                          # every module of the default list
 #   scripts/mutation.sh src/lifebench/metrics/_passk.py
-#   scripts/mutation.sh "src/lifebench/metrics/*"  # a group (one mutmut run per argument)
+#   scripts/mutation.sh "src/lifebench/metrics/*"  # a group (quote the glob)
 #   scripts/mutation.sh --report [MODULE_PATH...]  # only the tables of the last results
 #
-# The default list is `only_mutate` in [tool.mutmut] of pyproject.toml: the modules that decide
-# a reported number (metrics, evaluation, graders, the run store, tool argument validation). Add
-# a new suite's scoring modules there; a MODULE_PATH outside that list is refused (mutmut only
-# mutates what it lists).
+# The default list is `only_mutate` in [tool.mutmut] of pyproject.toml. A MODULE_PATH outside
+# that list is refused (mutmut only mutates what it lists).
 #
 # Every mutant is run against the tests that cover it (the whole suite is the candidate set), one
-# mutant at a time by default: MUTATION_JOBS=2 runs two in parallel. The run ends with a table per
-# module and one line per module:
-#   mutation PATH killed=K survived=S equivalent=E score=P      (P = K / (K + S), percent)
-# Equivalent mutants are annotated in scripts/mutation-equivalent.toml (key printed for every
-# survivor). See CONTRIBUTING.md.
+# mutant at a time by default: MUTATION_JOBS=2 runs two in parallel. Then every mutant whose
+# tests timed out or could not be judged (worker error, no test selected) is run once more in a
+# fresh process and classified by that run. The run ends with a table per module, one line per
+# module and a total:
+#   mutation PATH killed=K survived=S equivalent=E timeout=T error=R not_run=N score=P
+# with P = K / (K + S) in percent; a kill is a test that ran and failed. The exit status is not 0
+# when errors or unrun mutants remain. Equivalent mutants are annotated in
+# scripts/mutation-equivalent.toml (key printed for every survivor). See CONTRIBUTING.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python}
@@ -59,9 +61,9 @@ if ((RUN)); then
 fi
 
 all_modules=()
+patterns=()
 for group in "${groups[@]}"; do
     read -r -a files <<<"$group"
-    patterns=()
     for file in "${files[@]}"; do
         module=${file#src/}
         module=${module%.py}
@@ -78,12 +80,15 @@ for group in "${groups[@]}"; do
             rm -f "mutants/$file"
         fi
     done
-    if ((RUN)); then
-        echo "== mutmut: ${files[*]}" >&2
-        if ! nice -n 10 "$PYTHON" -m mutmut run --max-children "$JOBS" "${patterns[@]}" >&2; then
-            echo "mutation.sh: mutmut failed on ${files[*]} (no mutants there, or the clean tests fail)" >&2
-        fi
-    fi
 done
 
-"$PYTHON" scripts/mutation_report.py "${all_modules[@]}"
+report=(scripts/mutation_report.py)
+if ((RUN)); then
+    # One mutmut run for every module: one clean test run and one fork server for them all.
+    echo "== mutmut: ${all_modules[*]}" >&2
+    if ! nice -n 10 "$PYTHON" -m mutmut run --max-children "$JOBS" "${patterns[@]}" >&2; then
+        echo "mutation.sh: mutmut failed (no mutants there, or the clean tests fail)" >&2
+    fi
+    report+=(--rerun)
+fi
+exec nice -n 10 "$PYTHON" "${report[@]}" "${all_modules[@]}"

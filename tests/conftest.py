@@ -13,12 +13,14 @@ tests that mutation testing runs in ``mutants/``).
 from __future__ import annotations
 
 import gc
+import json
 import os
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
+from id_rules import readable_id, unselectable_reason
 from shared_data import SHARED_DATA, in_ci, shared_file
 
 # Property tests are deterministic (derandomized: the same examples on every run, no example
@@ -38,6 +40,51 @@ def pytest_configure(config: pytest.Config) -> None:
     """
     if "MUTANT_UNDER_TEST" in os.environ:
         gc.freeze()
+
+
+def pytest_make_parametrize_id(config: pytest.Config, val: object, argname: str) -> str | None:
+    """Text parameters without explicit ids get ids that can be passed back on a command line
+    (``tests/id_rules.py``); other values keep pytest's ids."""
+    if isinstance(val, str) and readable_id(val) != val:
+        return readable_id(val)
+    return None
+
+
+def pytest_collection_modifyitems(
+    session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
+) -> None:
+    """Refuse a collection with a test that its own id would not select again (mutmut,
+    ``--lf`` and people re-run tests by id; see tests/test_ids.py), and under mutation testing
+    run the fastest tests first (a mutant is killed by the first failing test: ``-x``)."""
+    bad = [
+        f"  {item.nodeid}: {reason}"
+        for item in items
+        if (reason := unselectable_reason(item.nodeid, item.name)) is not None
+    ]
+    if bad:
+        raise pytest.UsageError(
+            f"{len(bad)} test(s) cannot be selected again by their id; give their parameters "
+            "ids of printable ASCII without backslashes (ids=..., or id_rules.readable_id):\n"
+            + "\n".join(bad)
+        )
+    _fastest_first_under_mutation(items)
+
+
+def _fastest_first_under_mutation(items: list[pytest.Item]) -> None:
+    """Order a mutant's tests by the durations mutmut measured (``mutmut-stats.json`` in the
+    ``mutants/`` directory the tests run in): a mutant's tests come in no particular order, and
+    one slow test run before a fast failing one costs its whole duration per mutant."""
+    mutant = os.environ.get("MUTANT_UNDER_TEST", "")
+    if mutant in ("", "fail", "stats", "list_all_tests", "mutant_generation"):
+        return
+    stats = Path("mutmut-stats.json")
+    if not stats.is_file():
+        return
+    try:
+        durations = json.loads(stats.read_text(encoding="utf-8")).get("duration_by_test", {})
+    except (OSError, ValueError):
+        return
+    items.sort(key=lambda item: float(durations.get(item.nodeid, 0.0)))
 
 
 @pytest.fixture

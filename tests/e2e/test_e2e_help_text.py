@@ -25,13 +25,13 @@ def _prose(output: str) -> str:
 def test_a_paragraph_is_wrapped_once_to_a_narrow_terminal() -> None:
     output = _help("tasks", "certify", width=80)
     assert max(len(line.rstrip()) for line in output.splitlines()) <= 80
-    # Hard-wrapped docstring lines end on "attribute," and "unrequested": re-flowed, the
-    # terminal's own wrap must not also break there (that leaves short ragged lines).
+    # Hard-wrapped docstring lines end on "writes" and "accept,": re-flowed, the terminal's
+    # own wrap must not also break there (that leaves short ragged lines).
     lines = [line.strip() for line in output.splitlines()]
-    assert "(quantity, attribute," not in lines[lines.index("") :]
-    ragged = [line for line in lines if line.endswith(("attribute,", "unrequested"))]
+    assert "oracle writes" not in [line[-len("oracle writes") :] for line in lines]
+    ragged = [line for line in lines if line.endswith(("writes", "accept,"))]
     assert all(len(line) > 60 for line in ragged), ragged
-    assert "exactly one thing wrong (quantity, attribute, product, store" in _prose(output)
+    assert "every field of every record the oracle writes wrong in turn" in _prose(output)
 
 
 def test_square_brackets_in_help_are_shown() -> None:

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from id_rules import readable_id
 from lifebench.flow.agents.parse import (
     ParsedReply,
     parse_arguments,
@@ -137,7 +138,7 @@ _CASES: list[tuple[str, ParsedReply]] = [
 ]
 
 
-@pytest.mark.parametrize(("text", "want"), _CASES, ids=[repr(c[0])[:40] for c in _CASES])
+@pytest.mark.parametrize(("text", "want"), _CASES, ids=[readable_id(c[0])[:60] for c in _CASES])
 def test_whole_parse(text: str, want: ParsedReply) -> None:
     assert parse_react(text) == want
 

@@ -61,10 +61,11 @@ def order(
     note: str = "",
     location: Mapping[str, Any] | None = None,
     delivery_time: str = "",
-    dispatch_time: str = "",
+    dispatch_time: str = NOW,
     order_type: str = "delivery",
 ) -> dict[str, Any]:
-    """An order record (expected or final) with (product, quantity, attribute) lines."""
+    """An order record (expected or final) with (product, quantity, attribute) lines,
+    dispatched at the task clock unless told otherwise."""
     return {
         "order_id": oid,
         "order_type": order_type,
@@ -205,8 +206,14 @@ def simulation(
     return Simulation(task_id="SYN1", trial=0, seed=0, termination=termination, final_state=final)
 
 
-def grade(task: VitaTask, final: dict[str, Any]) -> BasisResult:
-    """The delivery state evaluator's result."""
+def grade(task: VitaTask, final: dict[str, Any], *, complete: bool = True) -> BasisResult:
+    """The delivery state evaluator's result. ``final`` lists the orders the episode touched
+    or made; with ``complete`` every other pre-existing order is added as it was (an episode's
+    snapshot always holds them)."""
+    if complete:
+        orders = copy.deepcopy(task.environment.get("orders") or {})
+        orders.update(final.get("orders") or {})
+        final = {**final, "orders": orders}
     return delivery_state_evaluator().grade(task, simulation(final))
 
 

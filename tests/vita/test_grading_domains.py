@@ -304,7 +304,7 @@ def test_appointment_descriptions_and_guard_texts() -> None:
         False,
         "Pre-existing bookings/reservations the task does not mention are neither cancelled "
         "nor changed",
-        "R_KEEP",
+        "R_KEEP: status",
     )
     assert texts["no_extra_appointments"] == (
         True,
@@ -383,7 +383,10 @@ def test_an_unrequested_party_size_change_is_a_change() -> None:
         )
 
     reward, verdicts = grade(task, buy_and_grow)
-    assert reward == 0.0 and verdicts["no_unrequested_appointment_changes"] == (False, "R_KEEP")
+    assert reward == 0.0 and verdicts["no_unrequested_appointment_changes"] == (
+        False,
+        "R_KEEP: customer_count",
+    )
 
 
 @pytest.mark.parametrize(
@@ -540,7 +543,8 @@ def test_ota_exact_texts() -> None:
     )
     assert texts["no_unrequested_changes"] == (
         True,
-        "Pre-existing orders the task does not mention keep their dates and items",
+        "No other field of a pre-existing order changed than the task asks (note, address, "
+        "times, status, lines, …)",
         "none changed",
     )
     book_twin = ("create_hotel_order", {"hotel_id": "H1", "room_id": "H1_T_0612", "user_id": UID})
@@ -575,7 +579,9 @@ def test_ota_unrequested_changes_list_every_changed_order() -> None:
         final[oid]["products"] = [{**SEAT_16, "quantity": 1}]
     final["NEW"] = expected("hotel", "NEW", "H1", ROOM, "unpaid")
     result = ota_state_evaluator().grade(task, simulation({"orders": final}))
-    assert failed(result) == {"no_unrequested_changes": "O_TRAIN, O_TRAIN_UNPAID"}
+    assert failed(result) == {
+        "no_unrequested_changes": "O_TRAIN: products; O_TRAIN_UNPAID: products"
+    }
     assert same_lines(order_lines(final["NEW"]), order_lines(final["NEW"]))
 
 
@@ -592,15 +598,17 @@ def test_cross_prefixes_criteria_and_unchecked_asks_and_scores_abnormal_endings_
     orders["O_OLD"]["status"] = "cancelled"
     result = cross_state_evaluator().grade(task, simulation({"orders": orders}))
     ids = [c.id for c in result.criteria]
-    assert ids[:3] == [
+    assert ids[:4] == [
         "delivery:no_unrequested_cancellations",
+        "delivery:no_unrequested_changes",
         "delivery:no_extra_orders",
         "instore:order[0]:O_OLD",
     ]
     assert "ota:no_unrequested_changes" in ids
     assert result.unchecked == [
-        "instore: time of G1T7: '2024-01-01 10:00:00' cannot be read or lies before the task clock"
+        "time: time of G1T7: '2024-01-01 10:00:00' cannot be read or lies before the task clock"
     ]
+    assert not result.undecided and result.gradable and result.reward == 0.0  # G1T7 not made
     aborted = cross_state_evaluator().grade(
         task, simulation({"orders": orders}, TerminationReason.TOO_MANY_ERRORS)
     )
@@ -707,8 +715,8 @@ def test_instore_unchecked_asks_of_orders_and_appointments_and_abnormal_score() 
     task = make_task([bare, vague])
     result = instore_state_evaluator().grade(task, simulation(_final(task)))
     assert result.unchecked == [
-        "order X1: 1 product line(s) without an id",
-        "time of G1T7: '2024-01-01 10:00:00' cannot be read or lies before the task clock",
+        "products: order X1: 1 product line(s) without an id",
+        "time: time of G1T7: '2024-01-01 10:00:00' cannot be read or lies before the task clock",
     ]
     aborted = instore_state_evaluator().grade(
         task, simulation(_final(task), TerminationReason.MAX_STEPS)
@@ -729,7 +737,10 @@ def test_instore_guards_name_every_offender() -> None:
             await call(env, "instore_reservation", user_id="U1", shop_id="S_GYM", time=when)
 
     _, verdicts = grade(task, noisy)
-    assert verdicts["no_unrequested_appointment_changes"] == (False, "R_KEEP, R_OLD")
+    assert verdicts["no_unrequested_appointment_changes"] == (
+        False,
+        "R_KEEP: status; R_OLD: status",
+    )
     assert verdicts["no_extra_appointments"] == (False, "RSG1-001, RSG1-002")
 
 
@@ -773,9 +784,10 @@ def test_cross_guards_of_a_domain_without_requirements_and_the_async_entry() -> 
     final["O_HOTEL"]["status"] = "cancelled"
     state = {
         "orders": final,
-        "books": {},
+        "books": copy.deepcopy(task.environment.get("books") or {}),
         "reservations": {
-            "RS9": _reservation("RS9", "S_GYM", "2025-05-18 10:00:00", 1, "unconsumed")
+            **copy.deepcopy(task.environment.get("reservations") or {}),
+            "RS9": _reservation("RS9", "S_GYM", "2025-05-18 10:00:00", 1, "unconsumed"),
         },
     }
     result = asyncio.run(cross_state_evaluator().evaluate(task, simulation(state)))
@@ -786,13 +798,11 @@ def test_cross_guards_of_a_domain_without_requirements_and_the_async_entry() -> 
 def test_an_ungradable_cross_task_keeps_its_unchecked_asks() -> None:
     task = _cross_task([])
     raw = task.model_dump()
-    raw["evaluation_criteria"]["overall_rubrics"] = ["Add a note: no cutlery"]
+    raw["evaluation_criteria"]["overall_rubrics"] = ["The delivery time should be before 12:30"]
     result = cross_state_evaluator().grade(VitaTask.model_validate(raw), simulation({"orders": {}}))
-    assert not result.gradable
-    assert result.unchecked == [
-        "delivery: a note: stated only in the rubrics ('Add a note: no cutlery'), no expected "
-        "record has one"
-    ]
+    assert not result.gradable and not result.undecided
+    assert len(result.unchecked) == 1
+    assert result.unchecked[0].startswith("time: 'The delivery time should be before 12:30'")
 
 
 def test_a_date_change_to_the_wrong_date_exact_evidence() -> None:

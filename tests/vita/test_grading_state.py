@@ -7,6 +7,7 @@ exactly one respect must score 0 (and only the criterion about that respect fail
 from __future__ import annotations
 
 import copy
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -33,6 +34,7 @@ from lifebench.vita.grading.state import (
     delivery_state_evaluator,
     same_address,
 )
+from lifebench.vita.timefmt import format_time, parse_time
 
 T1 = "order[0]:T1"
 O1 = "order[1]:O1"
@@ -46,14 +48,20 @@ def test_the_right_final_state_scores_1() -> None:
         T1,
         O1,
         "no_unrequested_cancellations",
+        "no_unrequested_changes",
         "no_extra_orders",
     ]
     assert "matched created order OTSYN1-001" in result.criteria[0].evidence
 
 
 def _near(**changes: Any) -> dict[str, Any]:
+    """The right order with ``changes``; a new arrival moves the dispatch with it (the tools
+    store arrival = dispatch + shipping)."""
     made = right_order()
     made.update(changes)
+    arrival = parse_time(changes.get("delivery_time"))
+    if arrival is not None and "dispatch_time" not in changes:
+        made["dispatch_time"] = format_time(arrival - timedelta(minutes=made["shipping_time"]))
     return made
 
 
@@ -156,8 +164,17 @@ def test_an_attribute_no_option_means_is_not_checked_but_reported() -> None:
     )
     any_choice = order("OT1", "S1", [("P1", 1, "Extra Spicy")], location=HOME)
     result = grade(task, {"orders": {"OT1": any_choice}})
-    assert result.reward == 1.0
-    assert any("'Tomato Sauce'" in u and "no offered option" in u for u in result.unchecked)
+    # every checked criterion holds, but the attribute is not checked: the basis cannot decide
+    assert result.reward == 0.0 and not result.gradable and result.undecided
+    assert result.note.startswith("cannot decide")
+    assert any(
+        u.startswith("attribute: 'Tomato Sauce'") and "no offered option" in u
+        for u in result.unchecked
+    )
+    # a checked criterion that fails decides the task (reward 0, gradable)
+    wrong_store = order("OT1", "S2", [("P4", 1, "Extra Spicy")], location=HOME)
+    decided = grade(task, {"orders": {"OT1": wrong_store}})
+    assert decided.gradable and not decided.undecided and decided.reward == 0.0
 
 
 def test_free_text_attribute_of_a_product_without_options_is_compared_by_meaning() -> None:
@@ -244,11 +261,29 @@ def test_a_past_dispatch_time_means_now_without_shipping() -> None:
     assert grade(task, {"orders": {"OT1": made}}).reward == 1.0
 
 
-def test_a_blank_expected_time_is_not_checked() -> None:
-    want = order("T1", "S1", [("P3", 1, "")], location=HOME, delivery_time="  ")
+def test_a_blank_expected_time_means_as_soon_as_possible() -> None:
+    want = order("T1", "S1", [("P3", 1, "")], location=HOME, delivery_time="  ", dispatch_time="")
     task = delivery_task(expected=[want], orders={})
-    made = order("OT1", "S1", [("P3", 1, "")], location=HOME, delivery_time="2025-06-01 18:00:00")
-    assert grade(task, {"orders": {"OT1": made}}).reward == 1.0
+    now = order("OT1", "S1", [("P3", 1, "")], location=HOME, dispatch_time="2025-06-01 11:20:00")
+    assert grade(task, {"orders": {"OT1": now}}).reward == 1.0
+    later = order("OT1", "S1", [("P3", 1, "")], location=HOME, dispatch_time="2025-06-01 18:00:00")
+    assert "not within 30 min of 2025-06-01 11:00:00" in failed_evidence(
+        grade(task, {"orders": {"OT1": later}})
+    )
+
+
+def test_an_arrival_that_is_not_dispatch_plus_shipping_fails() -> None:
+    task = delivery_task()
+    made = {**right_order(), "delivery_time": "2025-06-01 12:20:00"}  # 11:30 + 35 min ≠ 12:20
+    result = grade(task, final_state(task, made))
+    assert result.reward == 0.0
+    assert "is not dispatch_time 2025-06-01 11:30:00 plus 35 min of shipping" in failed_evidence(
+        result
+    )
+
+
+def failed_evidence(result: Any) -> str:
+    return " ".join(c.evidence for c in result.criteria if not c.met)
 
 
 def test_time_tolerance_boundary_in_seconds() -> None:
@@ -299,8 +334,9 @@ def test_a_vanished_existing_order_fails() -> None:
     task = delivery_task()
     final = final_state(task, right_order())
     del final["orders"]["O1"]
-    result = grade(task, final)
-    assert failed(result) == [O1] and result.criteria[1].evidence == "order vanished"
+    result = grade(task, final, complete=False)
+    assert failed(result) == [O1, "no_unrequested_changes"]
+    assert result.criteria[1].evidence == "order vanished"
 
 
 def test_cancelling_an_order_the_task_does_not_mention_is_unrequested() -> None:
@@ -314,7 +350,7 @@ def test_an_extra_live_order_fails_and_a_cancelled_extra_does_not() -> None:
     task = delivery_task()
     extra = order("OTSYN1-002", "S2", [("P5", 1, "")], location=HOME)
     result = grade(task, final_state(task, right_order(), extra))
-    assert failed(result) == ["no_extra_orders"] and result.criteria[3].evidence == "OTSYN1-002"
+    assert failed(result) == ["no_extra_orders"] and result.criteria[4].evidence == "OTSYN1-002"
     extra["status"] = "cancelled"
     assert grade(task, final_state(task, right_order(), extra)).reward == 1.0
 
@@ -370,16 +406,21 @@ def test_an_order_filed_under_a_store_that_does_not_sell_it_is_graded_at_the_sel
 # ---- matching, guards, coverage ----------------------------------------------------------
 
 
+def _timed(oid: str, attr: str, at: str, **kw: Any) -> dict[str, Any]:
+    return order(oid, "S1", [("P2", 1, attr)], location=HOME, delivery_time=at, **kw)
+
+
 def test_requirements_and_orders_are_matched_one_to_one_at_best() -> None:
-    # Greedy first-fit would give the "any attribute" requirement the only iced tea.
+    # Greedy first-fit would give T1 (12:00 ± 30 min) the 12:10 order that only T2
+    # (12:20 ± 30 min) can also take, leaving T2 the 11:45 order it cannot.
     want = [
-        order("T1", "S1", [("P2", 1, "")], location=HOME),
-        order("T2", "S1", [("P2", 1, "Iced")], location=HOME),
+        _timed("T1", "Iced", "2025-06-01 12:00:00"),
+        _timed("T2", "Iced", "2025-06-01 12:20:00"),
     ]
     task = delivery_task(expected=want, orders={})
     made = {
-        "A": order("A", "S1", [("P2", 1, "Iced")], location=HOME),
-        "B": order("B", "S1", [("P2", 1, "Room Temperature")], location=HOME),
+        "A": _timed("A", "Iced", "2025-06-01 12:10:00"),
+        "B": _timed("B", "Iced", "2025-06-01 11:45:00"),
     }
     assert grade(task, {"orders": made}).reward == 1.0
     assert grade(task, {"orders": {"A": made["A"]}}).reward == 0.0
@@ -389,21 +430,32 @@ def test_requirements_and_orders_are_matched_one_to_one_at_best() -> None:
 @given(st.permutations(range(4)))
 def test_the_reward_does_not_depend_on_the_order_of_creation(perm: list[int]) -> None:
     want = [
-        order("T1", "S1", [("P2", 1, "")], location=HOME),
-        order("T2", "S1", [("P2", 1, "Iced")], location=HOME),
+        _timed("T1", "Iced", "2025-06-01 12:00:00"),
+        _timed("T2", "Iced", "2025-06-01 12:20:00"),
         order("T3", "S1", [("P1", 1, "Mild Spicy")], location=HOME),
     ]
     task = delivery_task(expected=want, orders={})
     made = [
-        order("A", "S1", [("P2", 1, "Iced")], location=HOME),
-        order("B", "S1", [("P2", 1, "Room Temperature")], location=HOME),
+        _timed("A", "Iced", "2025-06-01 12:10:00"),
+        _timed("B", "Iced", "2025-06-01 11:45:00"),
         order("C", "S1", [("P1", 1, "Mild Spicy")], location=HOME),
         order("D", "S1", [("P1", 1, "Extra Spicy")], location=HOME, status="cancelled"),
     ]
     shuffled = {m["order_id"]: m for m in (made[i] for i in perm)}
     assert grade(task, {"orders": shuffled}).reward == 1.0
-    without_iced = {k: v for k, v in shuffled.items() if k != "A"}
-    assert grade(task, {"orders": without_iced}).reward == 0.0
+    without_a = {k: v for k, v in shuffled.items() if k != "A"}
+    assert grade(task, {"orders": without_a}).reward == 0.0
+
+
+def test_a_line_that_asks_no_attribute_takes_none() -> None:
+    want = [order("T1", "S1", [("P2", 1, "")], location=HOME)]
+    task = delivery_task(expected=want, orders={})
+    plain = order("A", "S1", [("P2", 1, "")], location=HOME)
+    assert grade(task, {"orders": {"A": plain}}).reward == 1.0
+    chosen = order("A", "S1", [("P2", 1, "Iced")], location=HOME)
+    assert "0 of 1 with the expected attribute" in failed_evidence(
+        grade(task, {"orders": {"A": chosen}})
+    )
 
 
 def test_a_task_with_nothing_to_check_is_ungradable_never_a_pass() -> None:
@@ -425,30 +477,41 @@ def test_an_abnormal_ending_scores_0_without_checking() -> None:
 def test_score_is_the_share_of_criteria_met() -> None:
     task = delivery_task()
     result = grade(task, final_state(task, _near(status="unpaid"), cancel=()))
-    assert result.score == pytest.approx(1 / 4)  # T1, O1 and no_extra_orders fail
+    assert result.score == pytest.approx(2 / 5)  # T1, O1 and no_extra_orders fail
 
 
-def test_a_delivery_time_only_in_the_rubrics_is_reported_as_unchecked() -> None:
-    want = order("T1", "S1", [("P3", 1, "")], location=HOME)
+def test_a_delivery_time_only_in_the_rubrics_is_checked_on_the_order() -> None:
+    want = order("T1", "S1", [("P3", 1, "")], location=HOME, dispatch_time="")
     rubric = "The delivery time should be around 2025-06-01 12:00:00"
     task = delivery_task(expected=[want], orders={}, rubrics=[rubric])
-    result = grade(task, {"orders": {}})
-    assert result.unchecked and "delivery time of order(s) T1" in result.unchecked[0]
-    timed = order("T1", "S1", [("P3", 1, "")], location=HOME, delivery_time="2025-06-01 12:00:00")
-    assert (
-        grade(
-            delivery_task(expected=[timed], orders={}, rubrics=[rubric]), {"orders": {}}
-        ).unchecked
-        == []
+    on_time = order(
+        "OT1", "S1", [("P3", 1, "")], location=HOME, dispatch_time="2025-06-01 11:20:00"
+    )
+    on_time["delivery_time"] = "2025-06-01 12:10:00"
+    result = grade(task, {"orders": {"OT1": on_time}})
+    assert result.reward == 1.0 and result.unchecked == []
+    late = {**on_time, "delivery_time": "2025-06-01 12:40:00"}
+    assert "not in [2025-06-01 11:30:00, 2025-06-01 12:30:00]" in " ".join(
+        c.evidence for c in grade(task, {"orders": {"OT1": late}}).criteria
     )
 
 
-def test_a_note_only_in_the_rubrics_is_reported_as_unchecked() -> None:
+def test_a_note_only_in_the_rubrics_is_checked_or_reported_as_unchecked() -> None:
     want = order("T1", "S1", [("P3", 1, "")], location=HOME)
     task = delivery_task(expected=[want], orders={}, rubrics=["The order should note no cutlery"])
-    assert any("a note" in u for u in grade(task, {"orders": {}}).unchecked)
-    noted = order("T1", "S1", [("P3", 1, "")], location=HOME, note="No cutlery")
-    task = delivery_task(expected=[noted], orders={}, rubrics=["The order should note no cutlery"])
+    noted = order("OT1", "S1", [("P3", 1, "")], location=HOME, note="No cutlery, please")
+    assert grade(task, {"orders": {"OT1": noted}}).reward == 1.0
+    bare = order("OT1", "S1", [("P3", 1, "")], location=HOME)
+    assert grade(task, {"orders": {"OT1": bare}}).reward == 0.0
+    vague = delivery_task(
+        expected=[want], orders={}, rubrics=["The order should include a note for the rider"]
+    )
+    result = grade(vague, {"orders": {"OT1": noted}})
+    assert any(u.startswith("note: ") for u in result.unchecked) and result.undecided
+    noted_record = order("T1", "S1", [("P3", 1, "")], location=HOME, note="No cutlery")
+    task = delivery_task(
+        expected=[noted_record], orders={}, rubrics=["The order should include a note"]
+    )
     assert grade(task, {"orders": {}}).unchecked == []
 
 
@@ -512,6 +575,13 @@ def test_exact_descriptions_and_guard_texts() -> None:
             "O2",
         ),
         (
+            "no_unrequested_changes",
+            True,
+            "No other field of a pre-existing order changed than the task asks (note, address, "
+            "times, status, lines, …)",
+            "none changed",
+        ),
+        (
             "no_extra_orders",
             True,
             "No live order beyond those the task requires was created",
@@ -522,7 +592,7 @@ def test_exact_descriptions_and_guard_texts() -> None:
     clean = grade(task, final_state(task, right_order()))
     assert clean.criteria[2].evidence == "none cancelled"
     two = grade(task, final_state(task, right_order(), right_order("OT9"), right_order("OT8")))
-    assert two.criteria[3].evidence == "OT8, OT9"
+    assert two.criteria[4].evidence == "OT8, OT9"
     both = grade(task, final_state(task, right_order(), cancel=("O1", "O2", "O1")))
     assert both.criteria[2].evidence == "O2"
 
@@ -581,36 +651,38 @@ def test_an_unchecked_ask_about_a_line_without_an_id() -> None:
     want["products"].append({"price": 3, "quantity": 1})
     task = delivery_task(expected=[want], orders={})
     result = grade(task, {"orders": {}})
-    assert result.unchecked == ["order T1: 1 product line(s) without an id"]
+    assert result.unchecked == ["products: order T1: 1 product line(s) without an id"]
     unmatched = order("T1", "S1", [("P2", 1, "Lukewarm")], location=HOME)
     result = grade(delivery_task(expected=[unmatched], orders={}), {"orders": {}})
     assert result.unchecked == [
-        "attribute 'Lukewarm' of P2 in order T1: no offered option has that meaning "
+        "attribute: 'Lukewarm' of P2 in order T1: no offered option has that meaning "
         "(offered: Iced; Room Temperature)"
     ]
 
 
-def test_a_dispatch_time_is_a_time_the_state_checks() -> None:
+def test_a_stated_time_is_checked_beside_the_record_time() -> None:
     rubric = "The delivery should arrive before 12:30"
     want = order("T1", "S1", [("P3", 1, "")], location=HOME, dispatch_time="2025-06-01 12:00:00")
     task = delivery_task(expected=[want], orders={}, rubrics=[rubric])
+    made = order("OT1", "S1", [("P3", 1, "")], location=HOME, dispatch_time="2025-06-01 12:00:00")
+    made["delivery_time"] = "2025-06-01 12:29:00"
+    assert grade(task, {"orders": {"OT1": made}}).reward == 1.0
+    # within the record's 30 minutes, but after the stated 12:30
+    late = {**made, "dispatch_time": "2025-06-01 12:05:00", "delivery_time": "2025-06-01 12:34:00"}
+    assert grade(task, {"orders": {"OT1": late}}).reward == 0.0
     assert grade(task, {"orders": {}}).unchecked == []
-    no_time = order("T1", "S1", [("P3", 1, "")], location=HOME)
-    task = delivery_task(expected=[no_time], orders={}, rubrics=[rubric])
-    assert grade(task, {"orders": {}}).unchecked == [
-        "delivery time of order(s) T1: stated only in the rubrics ('The delivery should arrive "
-        "before 12:30'), the expected record has none"
-    ]
 
 
 def test_an_ungradable_result_still_lists_what_it_could_not_check() -> None:
     instore_only = order("T1", "SHOP", [("X", 1, "")], order_type="instore")
-    task = delivery_task(expected=[instore_only], orders={}, rubrics=["Note: no cutlery"])
+    rubric = "The delivery time should be before 12:30"
+    task = delivery_task(expected=[instore_only], orders={}, rubrics=[rubric])
     result = grade(task, {"orders": {}})
-    assert not result.gradable
+    assert not result.gradable and not result.undecided
     assert result.note == "ungradable: no required record this grader can check"
     assert result.unchecked == [
-        "a note: stated only in the rubrics ('Note: no cutlery'), no expected record has one"
+        "time: 'The delivery time should be before 12:30' states delivery time before "
+        "[…, 2025-06-01 12:30:00], but no single required record could be found it is about"
     ]
 
 
@@ -698,11 +770,12 @@ def test_an_order_without_a_readable_shipping_time_ships_instantly(shipping: obj
 
 
 def test_an_abnormal_ending_keeps_the_unchecked_asks() -> None:
-    want = order("T1", "S1", [("P3", 1, "")], location=HOME)
-    task = delivery_task(expected=[want], orders={}, rubrics=["Delivered before 12:00"])
+    want = order("T1", "S1", [("P2", 1, "Lukewarm")], location=HOME)
+    task = delivery_task(expected=[want], orders={})
     sim = simulation({"orders": {}}, TerminationReason.TOO_MANY_ERRORS)
     result = delivery_state_evaluator().grade(task, sim)
-    assert result.unchecked and result.unchecked[0].startswith("delivery time of order(s) T1")
+    assert result.unchecked and result.unchecked[0].startswith("attribute: 'Lukewarm'")
+    assert result.reward == 0.0 and result.gradable and not result.undecided
 
 
 def test_records_of_other_types_do_not_stop_the_reading() -> None:

@@ -275,6 +275,7 @@ def test_the_honest_path_passes() -> None:
         "order[1]:G1T001",
         "order[2]:O_OLD",
         "no_unrequested_cancellations",
+        "no_unrequested_changes",
         "no_extra_orders",
         "book[0]:G1T002",
         "book[1]:G1T003",
@@ -462,7 +463,8 @@ def test_an_expected_time_before_the_clock_is_not_checked() -> None:
         )
 
     reward, verdicts = grade(task, step)
-    assert reward == 1.0, failed(verdicts)
+    # every criterion holds, but the time is not checked: the basis cannot decide (never 1)
+    assert reward == 0.0 and not failed(verdicts)
     env = InStoreEnvironment(task)
     sim = Simulation(
         task_id="G1",

@@ -59,9 +59,14 @@ def test_official_other_oddities(official_issues: list[LintIssue]) -> None:
     # Exact duplicates between state_rubrics and overall_rubrics are the norm: never flagged.
     assert not [i for i in official_issues if "duplicates rubric" in i.message]
     # Exactly the tasks an oracle cannot solve: a product no store sells, an address the
-    # geocoder cannot place. (Two options asked on one line are a combination the tool takes.)
+    # geocoder cannot place (two options asked on one line are a combination the tool takes) —
+    # and those the state grader cannot decide: an expected attribute no offered option means.
     errors = {i.task_id for i in official_issues if i.severity == "error"}
-    assert errors == {"80715001", "C0715001"}
+    assert errors == {"80715001", "C0715001", "10721002", "10721004"}
+    undecided = [
+        i for i in official_issues if i.task_id == "10721004" and "cannot decide" in i.message
+    ]
+    assert undecided and "attribute: 'Tomato Sauce'" in undecided[0].message
     combination = [
         i for i in official_issues if i.task_id == "D0716001" and "combination" in i.message
     ]
@@ -240,6 +245,12 @@ def test_a_pair_of_offered_options_on_one_line_is_no_data_error() -> None:
     any text): a pair written as a list is no error, at most a note on how it is graded."""
     raw = base_raw()
     m_attribute_pair(raw)
+    issues = lint_raw(raw)
+    found = [i for i in issues if i.field == f"{ORDER0}.products[0].attributes"]
+    assert not found  # written exactly as the offered spellings: nothing to note
+    assert not [i for i in issues if i.severity == "error"]
+    # written otherwise, the note says how it is graded
+    _order(raw)["products"][0]["attributes"] = ["White rice", "brown rices"]
     issues = lint_raw(raw)
     found = [i for i in issues if i.field == f"{ORDER0}.products[0].attributes"]
     assert [i.severity for i in found] == ["warning"] and "combination" in found[0].message

@@ -231,11 +231,21 @@ def test_new_order_date_and_quantity_are_checked() -> None:
         {**args, "ticket_id": "A1_AD_0612", "date": "2025-06-12", "quantity": 3},
     )
     assert "×3 ≠" in failed(grade(task, Replay([three])))["order[0]:T01"]
-    # an expected line without a date matches the product on any date
+    # an expected line without a date matches the product on any date, but the date is then
+    # unchecked: the state basis cannot decide (never a pass)
     undated = copy.deepcopy(task.evaluation_criteria.model_dump())  # type: ignore[union-attr]
     del undated["expected_states"][0]["required_orders"][0]["products"][0]["date"]
     loose = VitaTask(id="G3", environment=task.environment, evaluation_criteria=undated)
-    assert grade(loose, Replay([right])).reward == 1.0
+    result = grade(loose, Replay([right]))
+    assert result.reward == 0.0 and result.undecided and not failed(result)
+    assert result.unchecked == [
+        "date: order T01: 1 expected line(s) without a date (A1_AD_0612@?×2)"
+    ]
+    # a rubric that states the date makes it checked again
+    undated["overall_rubrics"] = ["The attraction tickets must be for 2025-06-12"]
+    stated = VitaTask(id="G4", environment=task.environment, evaluation_criteria=undated)
+    assert grade(stated, Replay([right])).reward == 1.0
+    assert grade(stated, Replay([other_day])).reward == 0.0
 
 
 # ---- existing orders ------------------------------------------------------------------------

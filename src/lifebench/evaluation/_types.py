@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
 from lifebench.messages import Usage
 from lifebench.simulation._types import Simulation
@@ -39,6 +39,19 @@ class BasisResult(BaseModel):
         default_factory=list,
         description="What the task asks that this basis cannot check (its coverage gaps).",
     )
+    undecided: bool = Field(
+        False,
+        description="The basis cannot decide this task: every criterion it checked holds, but "
+        "something the task states is unchecked (then also ungradable; in a reward of several "
+        "bases, the other bases decide). Dumped only when true (records stay as they were).",
+    )
+
+    @model_serializer(mode="wrap")
+    def _undecided_only_when_true(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and not self.undecided:
+            data.pop("undecided", None)
+        return data
 
 
 class Evaluation(BaseModel):
@@ -77,12 +90,15 @@ class Evaluator(Protocol):
 def combine(results: Mapping[str, BasisResult], bases: list[str]) -> Evaluation:
     """Reward = product of the rewards of ``bases`` (all must pass); other bases kept for display.
 
-    If any of ``bases`` is ungradable, so is the evaluation (reward 0, excluded from metrics).
+    A basis that cannot decide the task (``undecided``) leaves it to the other bases; when
+    every basis is undecided they all count. If any counted basis is ungradable, so is the
+    evaluation (reward 0, excluded from metrics).
     """
+    counted = [b for b in bases if not results[b].undecided] or list(bases)
     reward = 1.0
-    for b in bases:
+    for b in counted:
         reward *= results[b].reward
-    gradable = all(results[b].gradable for b in bases)
+    gradable = all(results[b].gradable for b in counted)
     return Evaluation(
         reward=reward if gradable else 0.0,
         basis="+".join(bases),

@@ -10,7 +10,8 @@ from lifebench.metrics._types import BasisCoverage
 
 
 def coverage_by_basis(graded: Sequence[tuple[str, Evaluation]]) -> dict[str, BasisCoverage]:
-    """Per basis, over tasks: ungradable tasks, mean criteria checked, tasks with unchecked asks.
+    """Per basis, over tasks: ungradable and undecided tasks, mean criteria checked, tasks with
+    unchecked asks (gradable or undecided), and checks per field class.
 
     ``graded`` holds (task id, evaluation) of every completed evaluation that did not fail. A
     task's coverage on a basis comes from its evaluation with the most criteria (an episode
@@ -26,7 +27,18 @@ def coverage_by_basis(graded: Sequence[tuple[str, Evaluation]]) -> dict[str, Bas
     for name in sorted(best):
         results = best[name]
         gradable = {t: r for t, r in results.items() if r.gradable}
-        unchecked = {t: list(r.unchecked) for t, r in sorted(gradable.items()) if r.unchecked}
+        unchecked = {
+            t: list(r.unchecked)
+            for t, r in sorted(results.items())
+            if r.unchecked and (r.gradable or r.undecided)
+        }
+        decidable = [r for r in results.values() if r.gradable or r.undecided]
+        by_field: dict[str, dict[str, int]] = {}
+        for r in results.values():
+            for field, counts in (r.info.get("coverage") or {}).items():
+                into = by_field.setdefault(str(field), {"checked": 0, "unchecked": 0})
+                for outcome in ("checked", "unchecked"):
+                    into[outcome] += int(counts.get(outcome, 0))
         out[name] = BasisCoverage(
             tasks=len(results),
             ungradable_tasks=len(results) - len(gradable),
@@ -36,7 +48,9 @@ def coverage_by_basis(graded: Sequence[tuple[str, Evaluation]]) -> dict[str, Bas
                 else None
             ),
             tasks_with_unchecked=len(unchecked),
-            share_with_unchecked=len(unchecked) / len(gradable) if gradable else None,
+            share_with_unchecked=len(unchecked) / len(decidable) if decidable else None,
             unchecked=unchecked,
+            undecided_tasks=sum(r.undecided for r in results.values()),
+            by_field=dict(sorted(by_field.items())),
         )
     return out

@@ -23,9 +23,13 @@ def _flatten(value: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
 
 
 def _show(value: Any) -> str:
+    """The value as JSON, at most ``_MAX_VALUE_CHARS`` long: a longer one keeps both ends (the
+    end of a path is its file name) around an ellipsis."""
     text = canonical_json(value)
     if len(text) > _MAX_VALUE_CHARS:
-        text = text[: _MAX_VALUE_CHARS - 1] + "…"
+        head = (_MAX_VALUE_CHARS - 1) // 2
+        tail = _MAX_VALUE_CHARS - 1 - head
+        text = text[:head] + "…" + text[-tail:]
     return text
 
 

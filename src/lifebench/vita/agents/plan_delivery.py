@@ -9,7 +9,7 @@ from typing import Any
 from lifebench.vita.agents.plan import PlannedCall
 from lifebench.vita.domains._geo import delivery_minutes, haversine_m
 from lifebench.vita.grading.expected import RequiredOrder, required_orders, status_class
-from lifebench.vita.grading.state import line_rules
+from lifebench.vita.grading.state import delivery_state_evaluator, line_rules
 from lifebench.vita.grading.text import is_blank, same_text
 from lifebench.vita.task import VitaTask
 from lifebench.vita.timefmt import format_time, parse_time
@@ -30,6 +30,7 @@ class DeliveryPlanner:
         self.now = parse_time(env.get("time")) or datetime.min  # noqa: DTZ901 - naive task clock
         self.stores: Mapping[str, Any] = env.get("stores") or {}
         self.locations: list[Mapping[str, Any]] = list(env.get("location") or [])
+        self._env: Any = None
 
     def _address(self, req: RequiredOrder) -> tuple[str, Mapping[str, Any] | None]:
         loc = req.record.get("location")
@@ -39,29 +40,73 @@ class DeliveryPlanner:
             return str(self.locations[0].get("address", "")), self.locations[0]
         return "", None
 
-    def _dispatch(self, req: RequiredOrder, loc: Mapping[str, Any] | None) -> str:
-        """Dispatch time that delivers at the expected delivery time (else the expected dispatch)."""
+    def _minutes(self, req: RequiredOrder, address: str, loc: Mapping[str, Any] | None) -> int:
+        """Rider minutes from the order's store to ``address``, as the tools will compute them
+        (the geocoder's point for the address; the record's point when it cannot place it)."""
+        store = self.stores.get(str(req.record.get("store_id"))) or {}
+        sl = store.get("location") or {}
+        point: tuple[float, float] | None = None
+        if address:
+            try:
+                found = self._environment().resolve_address(address)
+                point = (found.longitude, found.latitude)
+            except Exception:
+                point = None
+        if point is None and loc is not None:
+            try:
+                point = (float(loc["longitude"]), float(loc["latitude"]))
+            except (KeyError, TypeError, ValueError):
+                point = None
+        if point is None or not sl:
+            return delivery_minutes(0)
+        return delivery_minutes(
+            haversine_m(float(sl["longitude"]), float(sl["latitude"]), point[0], point[1])
+        )
+
+    def _environment(self) -> Any:
+        if self._env is None:
+            from lifebench.vita.domains.delivery import DeliveryEnvironment
+
+            self._env = DeliveryEnvironment(self.task)
+        return self._env
+
+    def _dispatch(self, req: RequiredOrder, address: str, loc: Mapping[str, Any] | None) -> str:
+        """The dispatch time that delivers at the expected delivery time (else dispatches at the
+        expected dispatch time, else now), moved into every window the rubrics state for the
+        order's arrival (the nearest such moment)."""
         r = req.record
+        minutes = self._minutes(req, address, loc)
         when = self.now
         delivery = parse_time(r.get("delivery_time"))
         dispatch = parse_time(r.get("dispatch_time"))
+        windows = [
+            s.window
+            for s in req.stated
+            if s.field in ("time", "date") and s.target == "delivery" and s.window is not None
+        ]
         if delivery is not None:
-            store = self.stores.get(str(r.get("store_id"))) or {}
-            sl = store.get("location") or {}
-            minutes = delivery_minutes(0)
-            if loc is not None and sl:
-                minutes = delivery_minutes(
-                    haversine_m(
-                        float(sl["longitude"]),
-                        float(sl["latitude"]),
-                        float(loc["longitude"]),
-                        float(loc["latitude"]),
-                    )
-                )
             when = delivery - timedelta(minutes=minutes)
         elif dispatch is not None:
             when = dispatch
-        return format_time(max(when, self.now))
+        elif windows:
+            w = windows[0]
+            if w.start is not None and w.end is not None:
+                when = w.start + (w.end - w.start) / 2 - timedelta(minutes=minutes)
+            elif w.start is not None:
+                when = w.start - timedelta(minutes=minutes) + timedelta(minutes=1)
+        lo, hi = self.now, datetime.max  # noqa: DTZ901 - naive task clock
+        for w in windows:
+            if w.start is not None:
+                lo = max(lo, w.start - timedelta(minutes=minutes))
+            if w.end is not None:
+                hi = min(hi, w.end - timedelta(minutes=minutes))
+        if lo <= hi:
+            when = min(max(when, lo), hi)
+        when = max(when, self.now)
+        return format_time(
+            when.replace(microsecond=0)
+            + (timedelta(seconds=1) if when.microsecond else timedelta())
+        )
 
     def _swap_first(
         self, store_id: str, lines: list[tuple[str, int, str]]
@@ -85,7 +130,7 @@ class DeliveryPlanner:
         """Changes to pre-existing orders (and cancelling the ones replaced), then new orders."""
         calls: list[PlannedCall] = []
         initial: Mapping[str, Any] = self.task.environment.get("orders") or {}
-        reqs = required_orders(self.task, frozenset({"delivery"}))
+        reqs = delivery_state_evaluator().prepare(self.task)[0]
         for req in (r for r in reqs if r.existing):
             calls.extend(self._existing(req, initial[req.target]))
         cancelled = {r.target for r in reqs if r.existing and status_class(r.status) == "cancelled"}
@@ -125,11 +170,15 @@ class DeliveryPlanner:
             "product_ids": [pid for pid, _, _ in lines],
             "product_cnts": [qty for _, qty, _ in lines],
             "address": address,
-            "dispatch_time": self._dispatch(req, loc),
+            "dispatch_time": self._dispatch(req, address, loc),
             "attributes": [a for _, _, a in lines],
         }
         if not is_blank(req.record.get("note")):
             args["note"] = str(req.record["note"])
+        else:
+            stated = [s.text for s in req.stated if s.field == "note" and s.text]
+            if stated:
+                args["note"] = stated[0]
         out = [PlannedCall("create_delivery_order", args)]
         cls = status_class(req.status)
         if cls == "paid":

@@ -10,6 +10,7 @@ only takes bookings is made with ``instore_book``.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -20,7 +21,6 @@ from lifebench.vita.grading.instore import (
     RequiredAppointment,
     initial_appointments,
     instore_required_orders,
-    required_appointments,
 )
 from lifebench.vita.task import VitaTask
 from lifebench.vita.timefmt import format_time, parse_time
@@ -44,7 +44,7 @@ class InStorePlanner:
         shops = env.get("shops")
         self.shops: Mapping[str, Any] = shops if isinstance(shops, Mapping) else {}
         self.orders = instore_required_orders(task)
-        self.appointments = required_appointments(task)
+        self.appointments = [_with_stated(a) for a in _graded_appointments(task)]
 
     def plan(self) -> list[PlannedCall]:
         """Existing records first (cancel / pay / modify), then new orders and appointments."""
@@ -195,6 +195,30 @@ class InStorePlanner:
         if cls == "cancelled":
             out.append(PlannedCall("instore_cancel_reservation", {}, fill="reservation_id"))
         return out
+
+
+def _graded_appointments(task: VitaTask) -> list[RequiredAppointment]:
+    """The appointments as the grader reads them, with the rubric constraints about them."""
+    from lifebench.vita.grading.instore import instore_state_evaluator
+
+    evaluator = instore_state_evaluator()
+    _, unchecked, coverage, attribution = evaluator.prepare(task)
+    return evaluator.appointments(task, attribution, unchecked, coverage)
+
+
+def _with_stated(appt: RequiredAppointment) -> RequiredAppointment:
+    """``appt`` with the time and party size the rubrics state where its record has none."""
+    when, count = appt.when, appt.customer_count
+    for s in appt.stated:
+        if s.field in ("time", "date") and s.window is not None and when is None:
+            lo, hi = s.window.start, s.window.end
+            when = lo + (hi - lo) / 2 if lo is not None and hi is not None else lo or hi
+        if s.field == "party_size" and count is None:
+            count = s.count
+    record = dict(appt.record)
+    if count is not None:
+        record["customer_count"] = count
+    return replace(appt, when=when, record=record)
 
 
 def plan_instore(task: VitaTask, *, distractor: bool = False) -> list[PlannedCall]:

@@ -108,7 +108,11 @@ def oracle_problems(task: VitaTask, domain: str | None = None) -> list[str]:
     """Why the oracle cannot solve ``task``: refused calls, then unmet criteria ([] if it can)."""
     done = replay_oracle(task, domain)
     out = [f"the oracle's call {name} is refused: {message}" for _, name, message in done.failures]
-    if not done.result.gradable:
+    if done.result.undecided:
+        out += [
+            f"the state grader cannot decide the task: {line}" for line in done.result.unchecked
+        ]
+    elif not done.result.gradable:
         out.append("no required record the state grader can check (the task is ungradable)")
     elif done.result.reward != 1.0 and not out:
         out += [

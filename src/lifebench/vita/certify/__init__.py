@@ -1,24 +1,32 @@
-"""``lifebench tasks certify``: oracle, noop and near-miss agents over every task of a file."""
+"""``lifebench tasks certify``: oracle, noop, near misses and variations over every task."""
 
 from lifebench.vita.certify.engine import (
     CertifyReport,
     CertifySummary,
+    FieldCounts,
     TaskCertificate,
+    Trial,
+    VariationCounts,
     certify_task,
     certify_tasks,
-    outcome_counts,
     summarise,
 )
+from lifebench.vita.certify.generate import Candidate, near_misses, variations
 from lifebench.vita.certify.perturb import PERTURBATIONS, PlanContext
 
 __all__ = [
     "PERTURBATIONS",
+    "Candidate",
     "CertifyReport",
     "CertifySummary",
+    "FieldCounts",
     "PlanContext",
     "TaskCertificate",
+    "Trial",
+    "VariationCounts",
     "certify_task",
     "certify_tasks",
-    "outcome_counts",
+    "near_misses",
     "summarise",
+    "variations",
 ]

@@ -9,9 +9,11 @@ from lifebench.simulation import Simulation
 from lifebench.vita.grading.instore import instore_state_evaluator
 from lifebench.vita.grading.ota import ota_state_evaluator
 from lifebench.vita.grading.state import (
+    Coverage,
     OrderStateEvaluator,
     delivery_state_evaluator,
     result,
+    tally,
 )
 from lifebench.vita.task import VitaTask
 
@@ -42,9 +44,15 @@ class CrossStateEvaluator:
     def grade(self, task: VitaTask, simulation: Simulation) -> BasisResult:
         """Synchronous core of :meth:`evaluate`."""
         parts = {name: evaluator.grade(task, simulation) for name, evaluator in self._parts.items()}
-        unchecked = [f"{name}: {u}" for name, part in parts.items() for u in part.unchecked]
-        if not any(part.gradable for part in parts.values()):
-            return result(self.basis, [], gradable=False, unchecked=unchecked)
+        unchecked = [u for part in parts.values() for u in part.unchecked]
+        coverage: Coverage = {}
+        for part in parts.values():
+            for field, counts in (part.info.get("coverage") or {}).items():
+                for outcome, n in counts.items():
+                    tally(coverage, field, outcome, n)
+        active = {name for name, part in parts.items() if part.gradable or part.undecided}
+        if not active:
+            return result(self.basis, [], gradable=False, unchecked=unchecked, coverage=coverage)
         if not simulation.termination.is_normal:
             return BasisResult(
                 basis=self.basis,
@@ -59,11 +67,11 @@ class CrossStateEvaluator:
             # unrequested cancellations).
             verdicts = (
                 part.criteria
-                if part.gradable
+                if name in active
                 else self._parts[name].guard_criteria(task, simulation)
             )
             criteria += [c.model_copy(update={"id": f"{name}:{c.id}"}) for c in verdicts]
-        return result(self.basis, criteria, gradable=True, unchecked=unchecked)
+        return result(self.basis, criteria, gradable=True, unchecked=unchecked, coverage=coverage)
 
 
 def cross_state_evaluator() -> CrossStateEvaluator:

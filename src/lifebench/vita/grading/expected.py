@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from lifebench.vita.grading.constraints import Stated
 from lifebench.vita.task import VitaTask
 
 StatusClass = Literal["unpaid", "paid", "cancelled"]
@@ -125,6 +126,10 @@ class RequiredOrder:
             (``replaced``); "" for new orders.
         note: How the record was read when that is not literal (re-attribution, an order
             identified by content), shown in the criterion's description.
+        stated: Constraints the rubrics state about this record
+            (:mod:`lifebench.vita.grading.stated`), checked with it.
+        asap: Nothing states a time for this new order: it must be dispatched as soon as
+            possible (within the time tolerance of the task clock).
     """
 
     index: int
@@ -132,6 +137,8 @@ class RequiredOrder:
     kind: OrderKind = "new"
     target: str = ""
     note: str = ""
+    stated: tuple[Stated, ...] = ()
+    asap: bool = False
 
     @property
     def existing(self) -> bool:
@@ -238,13 +245,21 @@ def classify(
     same_lines: Callable[[Mapping[str, Any], Mapping[str, Any]], bool] = lambda before, record: (
         product_key(before) == product_key(record)
     ),
+    order_types: frozenset[str] | None = None,
 ) -> list[RequiredOrder]:
     """Requirements for ``records`` (distinct, in order): kind, target and attributed store.
 
     ``same_lines(before, record)`` says whether a pre-existing order holds the record's lines
-    (default: the same multiset of (product id, quantity)).
+    (default: the same multiset of (product id, quantity)). Rubrics that name a pre-existing
+    order with an action (:func:`lifebench.vita.grading.stated.named_actions`) decide the
+    readings the records alone leave open (see the module docstring); a cancellation they ask
+    that no record expresses becomes a requirement of its own (of ``order_types``).
     """
+    from lifebench.vita.grading.stated import named_actions, named_notes
+
     initial: Mapping[str, Any] = task.environment.get("orders") or {}
+    acts = named_actions(task)
+    rubric_notes = named_notes(task)
 
     def holds(before: Any, record: Mapping[str, Any]) -> bool:
         return (
@@ -254,22 +269,64 @@ def classify(
             and same_lines(before, record)
         )
 
+    def same_type(before: Any, record: Mapping[str, Any]) -> bool:
+        return isinstance(before, Mapping) and before.get("order_type") == record.get("order_type")
+
+    def live(status: Any) -> bool:
+        return status_class(status) != "cancelled"
+
     by_id = [holds(initial.get(str(r.get("order_id"))), r) for r in records]
     taken = {str(records[i].get("order_id")) for i, hit in enumerate(by_id) if hit}
-    read: list[tuple[Mapping[str, Any], OrderKind, str, str]] = []
-    for record, hit in zip(records, by_id, strict=True):  # pragma: no mutate
+    # Unknown ids with the content of a live pre-existing order that rubrics ask to edit
+    # (a note) are that order, edited — not a new one (30711009: "modify the note of O01").
+    edits: dict[int, str] = {}
+    for i, record in enumerate(records):
         oid = str(record.get("order_id"))
+        if oid in initial or not live(record.get("status")):
+            continue
+        for key, before in initial.items():
+            wanted = acts.get(key, set())
+            if (
+                key not in taken
+                and key not in edits.values()
+                and live(before.get("status"))
+                and "note" in wanted
+                and not wanted & {"cancel", "reorder"}
+                and holds(before, record)
+            ):
+                edits[i] = key
+                break
+    # Pre-existing orders another id is about (an edit, or a cancellation by content): a record
+    # that reuses such an order's id for other content is a new order, not its replacement.
+    claimed = set(edits.values())
+    for record in records:
+        if str(record.get("order_id")) not in initial and not live(record.get("status")):
+            claimed.update(
+                key for key, b in initial.items() if live(b.get("status")) and holds(b, record)
+            )
+    read: list[tuple[Mapping[str, Any], OrderKind, str, str]] = []
+    for i, (record, hit) in enumerate(zip(records, by_id, strict=True)):  # pragma: no mutate
+        oid = str(record.get("order_id"))
+        before = initial.get(oid)
+        wanted = acts.get(oid, set())
         if hit:
             read.append((record, "existing", oid, ""))
             continue
-        if status_class(record.get("status")) == "cancelled":
+        if i in edits:
+            note = f"an edit of pre-existing order {edits[i]} (same store and lines; the rubrics name it)"
+            read.append((record, "existing", edits[i], note))
+            continue
+        if same_type(before, record) and not live(record.get("status")):
+            note = f"the cancellation of pre-existing order {oid} (lines as written not compared)"
+            taken.add(oid)
+            read.append((record, "existing", oid, note))
+            continue
+        if not live(record.get("status")):
             match = next(
                 (
                     key
-                    for key, before in initial.items()
-                    if key not in taken
-                    and status_class(before.get("status")) != "cancelled"
-                    and holds(before, record)
+                    for key, b in initial.items()
+                    if key not in taken and live(b.get("status")) and holds(b, record)
                 ),
                 None,
             )
@@ -278,17 +335,52 @@ def classify(
                 note = f"the cancellation of pre-existing order {match} (same store and lines)"
                 read.append((record, "existing", match, note))
                 continue
+        if same_type(before, record) and "cancel" not in wanted:
+            assert isinstance(before, Mapping)
+            kept = wanted & {"reorder", "note", "keep", "pay"}
+            same_products = before.get("store_id") == record.get("store_id") and {
+                line_product(p) for p in product_lines_of(before)
+            } == {line_product(p) for p in product_lines_of(record)}
+            if kept and same_products:
+                note = (
+                    f"pre-existing order {oid} (the rubrics keep it; its lines as written differ)"
+                )
+                read.append((record, "existing", oid, note))
+                continue
+            if kept or oid in claimed:
+                store, note = attributed_store(task, record)
+                note = note or f"a new order (the id {oid} of a pre-existing order is reused)"
+                read.append(({**record, "store_id": store}, "new", "", note))
+                continue
         store, note = attributed_store(task, record)
         record = {**record, "store_id": store}
-        before = initial.get(oid)
-        if isinstance(before, Mapping) and before.get("order_type") == record.get("order_type"):
+        if same_type(before, record):
             read.append((record, "replaced", oid, note))
         else:
             read.append((record, "new", "", note))
     # The latest expectation of one pre-existing order wins (states are checkpoints).
     last = {target: i for i, (_, kind, target, _) in enumerate(read) if kind == "existing"}
-    kept = [r for i, r in enumerate(read) if r[1] != "existing" or last[r[2]] == i]
-    return [RequiredOrder(i, *r) for i, r in enumerate(kept)]
+    kept_reqs = [r for i, r in enumerate(read) if r[1] != "existing" or last[r[2]] == i]
+    # What the rubrics ask of named pre-existing orders that no record expresses.
+    about = {target for _, kind, target, _ in kept_reqs if target}
+    for oid, wanted in acts.items() if records else ():
+        before = initial.get(oid)
+        if (
+            "cancel" in wanted
+            and oid not in about
+            and isinstance(before, Mapping)
+            and (order_types is None or before.get("order_type") in order_types)
+            and live(before.get("status"))
+        ):
+            record = {**before, "status": "cancelled"}
+            kept_reqs.append((record, "existing", oid, f"the rubrics cancel {oid}"))
+    out = []
+    for record, kind, target, note in kept_reqs:
+        if kind == "existing" and target in rubric_notes:
+            record = {**record, "note": rubric_notes[target]}
+            note = (note + "; " if note else "") + "note as the rubrics word it"
+        out.append((record, kind, target, note))
+    return [RequiredOrder(i, *r) for i, r in enumerate(out)]
 
 
 def distinct_records(task: VitaTask, order_types: frozenset[str]) -> list[Mapping[str, Any]]:
@@ -307,7 +399,7 @@ def distinct_records(task: VitaTask, order_types: frozenset[str]) -> list[Mappin
 
 def required_orders(task: VitaTask, order_types: frozenset[str]) -> list[RequiredOrder]:
     """Distinct required orders of ``order_types``, classified (see the module docstring)."""
-    return classify(task, distinct_records(task, order_types))
+    return classify(task, distinct_records(task, order_types), order_types=order_types)
 
 
 def named_orders(reqs: Sequence[RequiredOrder]) -> set[str]:

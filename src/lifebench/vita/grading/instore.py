@@ -19,13 +19,14 @@ In-store ``required_orders`` hold three kinds of records: in-store product order
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Literal
 
 from lifebench.evaluation import BasisResult, CriterionVerdict
 from lifebench.simulation import Simulation
+from lifebench.vita.grading.constraints import Stated, Target
 from lifebench.vita.grading.expected import (
     RequiredOrder,
     attributed_store,
@@ -34,11 +35,22 @@ from lifebench.vita.grading.expected import (
     status_class,
     status_satisfies,
 )
-from lifebench.vita.grading.state import TIME_TOLERANCE_MIN, OrderStateEvaluator, result
+from lifebench.vita.grading.state import (
+    TIME_TOLERANCE_MIN,
+    Coverage,
+    OrderStateEvaluator,
+    result,
+    tally,
+)
+from lifebench.vita.grading.stated import Attribution, Candidate
+from lifebench.vita.grading.world import changed_fields
 from lifebench.vita.task import VitaTask
 from lifebench.vita.timefmt import format_time, parse_time
 
 AppointmentKind = Literal["book", "reservation"]
+
+#: Attribution keys of appointments start here (product orders use their positions).
+_APPOINTMENT_KEY = 10_000
 
 #: Final-state table and id field of each appointment kind.
 TABLES: Mapping[AppointmentKind, tuple[str, str]] = {
@@ -95,7 +107,8 @@ class RequiredAppointment:
         record: The expected record as in the data.
         existing: Whether the initial database has a booking or reservation with this id.
         when: The expected time, or None when it is unreadable or earlier than the task clock
-            (then the time is not checked).
+            (then the record's time is not checked).
+        stated: Constraints the rubrics state about it (time, day, party size).
     """
 
     index: int
@@ -103,6 +116,7 @@ class RequiredAppointment:
     record: Mapping[str, Any]
     existing: bool
     when: datetime | None
+    stated: tuple[Stated, ...] = ()
 
     @property
     def record_id(self) -> str:
@@ -218,6 +232,20 @@ def _appointment_time(record: Mapping[str, Any], kind: AppointmentKind) -> objec
     return record.get(first) or record.get(second)
 
 
+def appointment_stated_mismatch(
+    stated: Sequence[Stated], kind: AppointmentKind, record: Mapping[str, Any]
+) -> str | None:
+    """Why an appointment breaks a constraint the rubrics state about it (None if none)."""
+    for s in stated:
+        if s.field in ("time", "date") and s.window is not None:
+            got = parse_time(_appointment_time(record, kind))
+            if got is None or not s.window.contains(got):
+                return f"time {_appointment_time(record, kind)} not in {s.window} ('{s.rubric}')"
+        if s.field == "party_size" and record.get("customer_count") != s.count:
+            return f"customer_count {record.get('customer_count')} ≠ {s.count} ('{s.rubric}')"
+    return None
+
+
 def _describe(req: RequiredAppointment) -> str:
     noun = "table booking" if req.kind == "book" else "reservation"
     where = "existing" if req.existing else "new"
@@ -238,18 +266,72 @@ class InStoreStateEvaluator(OrderStateEvaluator):
         """Product-order requirements, normalised (see :func:`instore_required_orders`)."""
         return instore_required_orders(task)
 
+    targets: frozenset[Target] = frozenset({"appointment"})
+
+    def owns_notes(self, task: VitaTask) -> bool:
+        """Notes the rubrics ask are checked here only in a task without delivery orders."""
+        return not required_orders(task, frozenset({"delivery"}))
+
+    def candidates(self, task: VitaTask, reqs: Sequence[RequiredOrder]) -> list[Candidate]:
+        """Product orders (keys from 0) and appointments (keys from :data:`_APPOINTMENT_KEY`)."""
+        shops = _shops(task)
+        out = super().candidates(task, reqs)
+        for a in required_appointments(task):
+            if status_class(a.status) == "cancelled":
+                continue
+            shop = shops.get(a.shop_id)
+            names = " ".join(
+                [str(shop.get("shop_name", "")), *map(str, shop.get("tags") or [])]
+                if isinstance(shop, Mapping)
+                else []
+            )
+            out.append(
+                Candidate(
+                    key=_APPOINTMENT_KEY + a.index,
+                    target="appointment",
+                    ids=(a.record_id,),
+                    names=f"{names} {a.shop_id} {'book table' if a.kind == 'book' else 'reservation'}",
+                    record=a.record,
+                )
+            )
+        return out
+
+    def appointments(
+        self, task: VitaTask, attribution: Attribution, unchecked: list[str], coverage: Coverage
+    ) -> list[RequiredAppointment]:
+        """The appointment requirements with their rubric constraints; what they leave
+        unchecked is added to ``unchecked`` and the checks to ``coverage``."""
+        out = []
+        for a in required_appointments(task):
+            stated = tuple(attribution.of(_APPOINTMENT_KEY + a.index))
+            timed = any(x.field in ("time", "date") for x in stated)
+            sized = any(x.field == "party_size" for x in stated)
+            live = status_class(a.status) != "cancelled"
+            if a.when is None and not timed and live:
+                unchecked.append(
+                    f"time: time of {a.record_id}: '{a.time_text}' cannot be read or lies before "
+                    "the task clock"
+                )
+            elif a.when is not None or timed:
+                tally(coverage, "time", "checked")
+            if a.customer_count is None and not sized and live:
+                unchecked.append(f"party_size: {a.record_id} states no number of people")
+            elif a.customer_count is not None or sized:
+                tally(coverage, "party_size", "checked")
+            tally(coverage, "status", "checked")
+            tally(coverage, "store", "checked")
+            for x in stated:
+                tally(coverage, x.field, "checked")
+            out.append(replace(a, stated=stated))
+        tally(coverage, "unrequested", "checked", len(initial_appointments(task)))
+        return out
+
     def grade(self, task: VitaTask, simulation: Simulation) -> BasisResult:
         """Orders as in the delivery rules, then bookings, reservations and their guards."""
-        reqs = self.required(task)
-        appointments = required_appointments(task)
-        unchecked = self.unchecked(task, reqs)
-        unchecked += [
-            f"time of {a.record_id}: '{a.time_text}' cannot be read or lies before the task clock"
-            for a in appointments
-            if a.when is None
-        ]
+        reqs, unchecked, coverage, attribution = self.prepare(task)
+        appointments = self.appointments(task, attribution, unchecked, coverage)
         if not reqs and not appointments:
-            return result(self.basis, [], gradable=False, unchecked=unchecked)
+            return result(self.basis, [], gradable=False, unchecked=unchecked, coverage=coverage)
         if not simulation.termination.is_normal:
             return BasisResult(
                 basis=self.basis,
@@ -261,21 +343,23 @@ class InStoreStateEvaluator(OrderStateEvaluator):
         final: Mapping[str, Any] = simulation.final_state.get("orders") or {}
         verdicts = [
             *self.order_criteria(task, reqs, final),
-            *self._appointments(task, simulation.final_state),
+            *self._appointments(task, simulation.final_state, appointments),
         ]
-        return result(self.basis, verdicts, gradable=True, unchecked=unchecked)
+        return result(self.basis, verdicts, gradable=True, unchecked=unchecked, coverage=coverage)
 
     def guard_criteria(self, task: VitaTask, simulation: Simulation) -> list[CriterionVerdict]:
         """The order guards and the appointment guards."""
         return [
             *super().guard_criteria(task, simulation),
-            *self._appointments(task, simulation.final_state),
+            *self._appointments(task, simulation.final_state, required_appointments(task)),
         ]
 
     def _appointments(
-        self, task: VitaTask, final_state: Mapping[str, Any]
+        self,
+        task: VitaTask,
+        final_state: Mapping[str, Any],
+        reqs: Sequence[RequiredAppointment],
     ) -> list[CriterionVerdict]:
-        reqs = required_appointments(task)
         initial = initial_appointments(task)
         final: dict[AppointmentKind, Mapping[str, Any]] = {
             kind: final_state.get(table) or {} for kind, (table, _) in TABLES.items()
@@ -286,23 +370,29 @@ class InStoreStateEvaluator(OrderStateEvaluator):
             for rid, record in records.items()
             if rid not in initial
         ]
+        user = str(task.environment.get("user_id") or "")
         verdicts = []
         for req in reqs:
             if req.existing:
                 verdicts.append(self._existing(req, initial, final))
             else:
-                verdicts.append(self._new(req, created))
-        named = {r.record_id for r in reqs if r.existing}
+                verdicts.append(self._new(req, created, user))
+        named = {r.record_id: r for r in reqs if r.existing}
         changed = []
-        for rid, (kind, before) in initial.items():
-            after = final[kind].get(rid)
-            if rid in named or after is None:
+        for rid, (kind, before) in sorted(initial.items()):
+            table = TABLES[kind][0]
+            if table not in final_state:  # a snapshot without the table shows nothing of it
                 continue
-            moved = parse_time(_appointment_time(after, kind)) != parse_time(
-                _appointment_time(before, kind)
-            )
-            if moved or any(after.get(f) != before.get(f) for f in ("status", "customer_count")):
-                changed.append(rid)
+            after = final[kind].get(rid)
+            fields = changed_fields(table, before, after)
+            if rid in named:  # its requirement checks the status (and, unless it cancels
+                # the record, the time and party size): everything else stays as it was
+                owned = {"status"}
+                if status_class(named[rid].status) != "cancelled":
+                    owned |= {"customer_count", *_TIME_KEYS[kind]}
+                fields = [f for f in fields if f not in owned]
+            if fields:
+                changed.append(f"{rid}: {', '.join(fields)}")
         extra = sorted(
             rid for _, rid, record in created if status_class(record.get("status")) != "cancelled"
         )
@@ -314,7 +404,7 @@ class InStoreStateEvaluator(OrderStateEvaluator):
                     "cancelled nor changed"
                 ),
                 met=not changed,
-                evidence=", ".join(sorted(changed)) or "none changed",
+                evidence="; ".join(changed) or "none changed",
             )
         )
         verdicts.append(
@@ -346,7 +436,7 @@ class InStoreStateEvaluator(OrderStateEvaluator):
             return f"customer_count {record.get('customer_count')} ≠ {req.customer_count}"
         if not status_satisfies(record.get("status"), req.status):
             return f"status {record.get('status')} does not satisfy {req.status}"
-        return None
+        return appointment_stated_mismatch(req.stated, kind, record)
 
     def _existing(
         self,
@@ -374,6 +464,8 @@ class InStoreStateEvaluator(OrderStateEvaluator):
             count = req.customer_count
             if problem is None and count is not None and after.get("customer_count") != count:
                 problem = f"customer_count {after.get('customer_count')}, expected {count}"
+            if problem is None:
+                problem = appointment_stated_mismatch(req.stated, kind, after)
         return CriterionVerdict(
             id=cid,
             description=_describe(req),
@@ -385,12 +477,16 @@ class InStoreStateEvaluator(OrderStateEvaluator):
         self,
         req: RequiredAppointment,
         created: list[tuple[AppointmentKind, str, Mapping[str, Any]]],
+        user: str = "",
     ) -> CriterionVerdict:
         cid = f"{req.kind}[{req.index}]:{req.record_id}"
         reasons = []
         fits: list[tuple[float, int]] = []
         for i, (kind, rid, record) in enumerate(created):
             why = self._mismatch(req, kind, record)
+            customer = record.get("customer_id")
+            if why is None and user and customer not in (None, "", user):
+                why = f"customer {customer} ≠ {user}"
             if why is None:
                 gap = None
                 if req.when is not None:

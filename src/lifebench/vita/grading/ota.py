@@ -27,17 +27,24 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from lifebench.evaluation import CriterionVerdict
+from lifebench.vita.grading.constraints import Target
 from lifebench.vita.grading.expected import (
     PRODUCT_KEYS,
     OrderKind,
     RequiredOrder,
     classify,
     distinct_records,
-    named_orders,
+    status_class,
     status_satisfies,
 )
-from lifebench.vita.grading.state import OrderStateEvaluator
+from lifebench.vita.grading.state import (
+    Coverage,
+    OrderStateEvaluator,
+    tally,
+    unexpected_fields,
+)
 from lifebench.vita.task import VitaTask
+from lifebench.vita.timefmt import parse_time
 
 #: Order types graded by the OTA evaluator.
 OTA_ORDER_TYPES: frozenset[str] = frozenset({"hotel", "attraction", "flight", "train"})
@@ -130,6 +137,7 @@ def ota_required_orders(task: VitaTask) -> list[OTARequiredOrder]:
         task,
         distinct_records(task, OTA_ORDER_TYPES),
         same_lines=lambda before, record: same_lines(order_lines(before), order_lines(record)),
+        order_types=OTA_ORDER_TYPES,
     )
     read: list[tuple[RequiredOrder, Change, OrderKind]] = []
     for req in reqs:
@@ -160,6 +168,18 @@ def ota_required_orders(task: VitaTask) -> list[OTARequiredOrder]:
     ]
 
 
+def dates_mismatch(req: RequiredOrder, got: Sequence[Line]) -> str | None:
+    """Why booked lines break a date the rubrics state about ``req`` (None if none does)."""
+    for stated in req.stated:
+        if stated.field != "date" or stated.window is None:
+            continue
+        for line in got:
+            day = parse_time(line.date)
+            if day is None or not stated.window.contains(day):
+                return f"line {line} not on the stated day {stated.window} ('{stated.rubric}')"
+    return None
+
+
 def _fmt(lines: Iterable[Line]) -> str:
     """Lines as text for evidence."""
     return ", ".join(str(line) for line in lines) or "(no lines)"
@@ -179,11 +199,13 @@ def _describe(req: OTARequiredOrder) -> str:
 class _OTAMatcher:
     """Checks a new (or replacing) OTA requirement against a created booking."""
 
-    @staticmethod
-    def mismatch(req: RequiredOrder, order: Mapping[str, Any]) -> str | None:
+    def __init__(self, user: str) -> None:
+        self.user = user
+
+    def mismatch(self, req: RequiredOrder, order: Mapping[str, Any]) -> str | None:
         """Why a created ``order`` does not satisfy ``req`` (None if it does)."""
         assert isinstance(req, OTARequiredOrder)
-        return OTAStateEvaluator.mismatch(req, order)
+        return OTAStateEvaluator.mismatch(req, order, self.user)
 
 
 class OTAStateEvaluator(OrderStateEvaluator):
@@ -203,12 +225,14 @@ class OTAStateEvaluator(OrderStateEvaluator):
         return _describe(req)
 
     def matcher(self, task: VitaTask) -> Any:
-        """Bookings are matched on type, provider, dated lines and status."""
-        return _OTAMatcher()
+        """Bookings are matched on user, type, provider, dated lines and status."""
+        return _OTAMatcher(str(task.environment.get("user_id") or ""))
 
     @staticmethod
-    def mismatch(req: OTARequiredOrder, order: Mapping[str, Any]) -> str | None:
+    def mismatch(req: OTARequiredOrder, order: Mapping[str, Any], user: str = "") -> str | None:
         """Why a created ``order`` does not satisfy the new requirement ``req`` (None if it does)."""
+        if user and order.get("user_id") not in (None, "", user):
+            return f"user {order.get('user_id')} ≠ {user}"
         if order.get("order_type") != req.order_type:
             return f"type {order.get('order_type')} ≠ {req.order_type}"
         if order.get("store_id") != req.store_id:
@@ -218,7 +242,7 @@ class OTAStateEvaluator(OrderStateEvaluator):
             return f"lines {_fmt(got)} ≠ {_fmt(req.lines)}"
         if not status_satisfies(order.get("status"), req.status):
             return f"status {order.get('status')} does not satisfy {req.status}"
-        return None
+        return dates_mismatch(req, got) or unexpected_fields(req.record, order)
 
     def existing(
         self, req: RequiredOrder, final: Mapping[str, Any], initial: Mapping[str, Any]
@@ -241,37 +265,56 @@ class OTAStateEvaluator(OrderStateEvaluator):
             return verdict(False, f"lines {what}: {_fmt(got)}, expected {_fmt(want)}")
         if not status_satisfies(order.get("status"), req.status):
             return verdict(False, f"final status {order.get('status')}, expected {req.status}")
+        why = dates_mismatch(req, got) if status_class(req.status) != "cancelled" else None
+        if why is not None:
+            return verdict(False, why)
         return verdict(True, f"status {order.get('status')}; lines {_fmt(got)}")
 
-    def guards(
+    targets: frozenset[Target] = frozenset({"booking"})
+
+    def owns_notes(self, task: VitaTask) -> bool:
+        """Bookings carry no notes: the delivery evaluator checks the notes rubrics ask."""
+        return False
+
+    def owned_fields(self, req: RequiredOrder) -> frozenset[str]:
+        """A date change may change its order's lines and status; any other requirement about
+        a pre-existing booking only its status."""
+        assert isinstance(req, OTARequiredOrder)
+        if req.change == "modified":
+            return frozenset({"status", "products"})
+        return frozenset({"status"})
+
+    def unchecked(self, task: VitaTask, reqs: Sequence[RequiredOrder]) -> list[str]:
+        """Lines without an id, and expected lines of new bookings without a date."""
+        out = super().unchecked(task, reqs)
+        for req in reqs:
+            assert isinstance(req, OTARequiredOrder)
+            undated = [line for line in req.lines if not line.date]
+            dated_by_rubric = any(x.field == "date" for x in req.stated)
+            if (
+                undated
+                and not dated_by_rubric
+                and req.change != "unchanged"
+                and status_class(req.status) != "cancelled"
+            ):
+                out.append(
+                    f"date: order {req.order_id}: {len(undated)} expected line(s) without a date "
+                    f"({_fmt(undated)})"
+                )
+        return out
+
+    def count(
         self,
+        task: VitaTask,
         reqs: Sequence[RequiredOrder],
-        final: Mapping[str, Any],
-        initial: Mapping[str, Any],
-        created: Sequence[tuple[str, Any]],
-        used: set[str],
-    ) -> list[CriterionVerdict]:
-        """The shared guards plus: pre-existing orders the task does not name keep their lines."""
-        named = named_orders(reqs)
-        changed = sorted(
-            oid
-            for oid, before in initial.items()
-            if oid not in named
-            and isinstance(before, Mapping)
-            and before.get("order_type") in OTA_ORDER_TYPES
-            and isinstance(final.get(oid), Mapping)
-            and not same_lines(order_lines(final[oid]), order_lines(before))
-        )
-        return [
-            *super().guards(reqs, final, initial, created, used),
-            CriterionVerdict(
-                id="no_unrequested_changes",
-                description="Pre-existing orders the task does not mention keep their dates and "
-                "items",
-                met=not changed,
-                evidence=", ".join(changed) or "none changed",
-            ),
-        ]
+        unchecked: Sequence[str],
+        coverage: Coverage,
+    ) -> None:
+        """The shared counts, plus the dated lines checked."""
+        super().count(task, reqs, unchecked, coverage)
+        for req in reqs:
+            assert isinstance(req, OTARequiredOrder)
+            tally(coverage, "date", "checked", sum(1 for line in req.lines if line.date))
 
 
 def ota_state_evaluator() -> OTAStateEvaluator:

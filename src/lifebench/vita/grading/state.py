@@ -22,7 +22,9 @@ A task with no requirement of the evaluator's order types is *ungradable* (never
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -30,11 +32,11 @@ from lifebench.evaluation import BasisResult, CriterionVerdict
 from lifebench.simulation import Simulation
 from lifebench.vita.domains._geo import haversine_m
 from lifebench.vita.domains._match import ADDRESS_THRESHOLD, address_score
-from lifebench.vita.grading.coverage import rubric_only_note, rubric_only_time
+from lifebench.vita.grading.constraints import AROUND_MIN, FIELD_CLASSES, Stated, Target
 from lifebench.vita.grading.expected import (
     RequiredOrder,
+    is_order_record,
     line_product,
-    named_orders,
     product_lines_of,
     required_orders,
     status_class,
@@ -47,9 +49,11 @@ from lifebench.vita.grading.options import (
     chosen_key,
     offered_attributes,
 )
+from lifebench.vita.grading.stated import Attribution, Candidate, attribute_all, record_names
 from lifebench.vita.grading.text import is_blank, normalise, same_text
+from lifebench.vita.grading.world import changed_fields
 from lifebench.vita.task import VitaTask
-from lifebench.vita.timefmt import parse_time
+from lifebench.vita.timefmt import format_time, parse_time
 
 TIME_TOLERANCE_MIN = 30.0
 ADDRESS_TOLERANCE_M = 300.0
@@ -120,6 +124,112 @@ def order_units(order: Mapping[str, Any]) -> list[GotLine]:
     return out
 
 
+_FIELDS = frozenset(FIELD_CLASSES)
+
+
+def _quote(text: str, limit: int = 90) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _record_time(record: Mapping[str, Any]) -> bool:
+    """Whether an expected record states a delivery or dispatch time."""
+    return any(str(record.get(k) or "").strip() for k in ("delivery_time", "dispatch_time"))
+
+
+def _agrees(stated: Stated, candidate: Candidate) -> bool:
+    """Whether a candidate's expected record already meets a constraint (a time window, a
+    party size)."""
+    if stated.field == "party_size":
+        return candidate.record.get("customer_count") == stated.count
+    lines = candidate.record.get("products")
+    days = (
+        [parse_time(p.get("date")) for p in lines if isinstance(p, Mapping)]
+        if isinstance(lines, list)
+        else []
+    )
+    if stated.field == "date" and any(d is not None for d in days):
+        return stated.window is not None and all(
+            d is not None and stated.window.contains(d) for d in days
+        )
+    for key in ("delivery_time", "dispatch_time", "reservation_time", "book_time"):
+        when = parse_time(candidate.record.get(key))
+        if when is not None:
+            return stated.window is not None and stated.window.contains(when)
+    return False
+
+
+def arrival_mismatch(order: Mapping[str, Any]) -> str | None:
+    """Why a delivery order's arrival is not its dispatch plus its shipping time (the tools
+    always store it so; a record that disagrees was not made by them)."""
+    dispatch, arrival = (
+        parse_time(order.get("dispatch_time")),
+        parse_time(order.get("delivery_time")),
+    )
+    if dispatch is None or arrival is None:
+        return None
+    try:
+        shipping = float(order["shipping_time"])
+    except (KeyError, TypeError, ValueError):
+        return None  # no shipping time to compare with (the tools always store one)
+    if abs((arrival - dispatch).total_seconds() / 60.0 - shipping) > 1.0:
+        return (
+            f"delivery_time {order.get('delivery_time')} is not dispatch_time "
+            f"{order.get('dispatch_time')} plus {shipping:g} min of shipping"
+        )
+    return None
+
+
+def unexpected_fields(expected: Mapping[str, Any], order: Mapping[str, Any]) -> str | None:
+    """Closed world for what a non-delivery requirement does not otherwise check: an order
+    whose expected record has no note, address or times must have none either."""
+    if is_blank(expected.get("note")) and not is_blank(order.get("note")):
+        return f"note '{order.get('note')}' asks what the task does not ask (no note expected)"
+    for key in ("dispatch_time", "delivery_time"):
+        if not str(expected.get(key) or "").strip() and str(order.get(key) or "").strip():
+            return f"{key} {order.get(key)} where the task expects none"
+    want, got = expected.get("location"), order.get("location")
+    want_address = want.get("address") if isinstance(want, Mapping) else None
+    got_address = got.get("address") if isinstance(got, Mapping) else None
+    if not want_address and got_address:
+        return f"address '{got_address}' where the task expects none"
+    return None
+
+
+def stated_mismatch(
+    stated: Sequence[Stated], record: Mapping[str, Any], now: datetime | None
+) -> str | None:
+    """Why a final order breaks one of the rubric constraints ``stated`` (None if none does).
+
+    A delivery time or day must lie in the stated window; a window that ends before the
+    earliest arrival the order allows (the clock plus its shipping time) means "as soon as
+    possible": the arrival must then be within the time tolerance of that earliest one. A note
+    with a stated wording must make its request.
+    """
+    for s in stated:
+        if s.field in ("time", "date") and s.target == "delivery" and s.window is not None:
+            got = parse_time(record.get("delivery_time"))
+            if got is None:
+                return f"no delivery_time, while the rubrics state {s.describe()}"
+            try:
+                shipping = float(record.get("shipping_time") or 0.0)
+            except (TypeError, ValueError):
+                shipping = 0.0
+            earliest = now + timedelta(minutes=shipping) if now is not None else None
+            if s.window.end is not None and earliest is not None and s.window.end < earliest:
+                late = (got - earliest).total_seconds() / 60.0
+                if late > AROUND_MIN:
+                    return (
+                        f"delivery_time {format_time(got)}: '{s.rubric}' cannot be met, so as "
+                        f"soon as possible ({format_time(earliest)}) was due"
+                    )
+            elif not s.window.contains(got):
+                return f"delivery_time {format_time(got)} not in {s.window} ('{s.rubric}')"
+        if s.field == "note" and s.text and not same_text(str(record.get("note") or ""), s.text):
+            return f"note '{record.get('note') or ''}' does not ask '{s.text}' ('{s.rubric}')"
+    return None
+
+
 class OrderMatcher:
     """Checks one new (or replacing) required order against one candidate; explains a mismatch."""
 
@@ -134,8 +244,11 @@ class OrderMatcher:
             return f"type {order.get('order_type')} ≠ {r.get('order_type')}"
         if order.get("store_id") != req.store_id:
             return f"store {order.get('store_id')} ≠ {req.store_id}"
+        # a line that asks no attribute takes none (closed world: an option nobody asked is
+        # as unrequested as a note); one the grader cannot map takes any (and is unchecked)
         want: list[WantLine] = [
-            (pid, qty, rule.key) for pid, qty, rule in line_rules(self.task, req)
+            (pid, qty, () if rule.how == "none" else rule.key)
+            for pid, qty, rule in line_rules(self.task, req)
         ]
         if want:
             why = lines_mismatch(want, order_units(order))
@@ -144,11 +257,30 @@ class OrderMatcher:
         if not status_satisfies(order.get("status"), req.status):
             return f"status {order.get('status')} does not satisfy {req.status}"
         note = str(r.get("note") or "")
-        if not is_blank(note) and not same_text(str(order.get("note") or ""), note):
-            return f"note '{order.get('note') or ''}' does not ask '{note}'"
-        return self._where_and_when(r, order)
+        got_note = str(order.get("note") or "")
+        if not is_blank(note):
+            if not same_text(got_note, note):
+                return f"note '{got_note}' does not ask '{note}'"
+        elif not is_blank(got_note) and not any(s.field == "note" for s in req.stated):
+            return f"note '{got_note}' asks what the task does not ask (no note expected)"
+        user = self.task.environment.get("user_id")
+        if user and order.get("user_id") not in (None, "", user):
+            return f"user {order.get('user_id')} ≠ {user}"
+        if r.get("order_type") != "delivery":
+            return unexpected_fields(r, order)
+        return (
+            self._where_and_when(r, order, req.asap)
+            or arrival_mismatch(order)
+            or self.stated_mismatch(req, order)
+        )
 
-    def _where_and_when(self, r: Mapping[str, Any], order: Mapping[str, Any]) -> str | None:
+    def stated_mismatch(self, req: RequiredOrder, order: Mapping[str, Any]) -> str | None:
+        """Why ``order`` breaks a constraint the rubrics state about ``req`` (None if none)."""
+        return stated_mismatch(req.stated, order, self.now)
+
+    def _where_and_when(
+        self, r: Mapping[str, Any], order: Mapping[str, Any], asap: bool = False
+    ) -> str | None:
         want_loc = r.get("location")
         if isinstance(want_loc, Mapping) and want_loc.get("address"):
             got_loc = order.get("location")
@@ -160,8 +292,10 @@ class OrderMatcher:
             shipping = float(order.get("shipping_time") or 0.0)
         except (TypeError, ValueError):
             shipping = 0.0
-        for key in ("delivery_time", "dispatch_time"):
-            want = r.get(key)
+        wants = [(k, r.get(k)) for k in ("delivery_time", "dispatch_time")]
+        if asap and self.now is not None:
+            wants = [("dispatch_time", format_time(self.now))]
+        for key, want in wants:
             if want and str(want).strip():
                 earliest = self.now
                 if self.now is not None and key == "delivery_time":
@@ -195,11 +329,28 @@ def result(
     gradable: bool,
     unchecked: Sequence[str] = (),
     note: str = "",
+    coverage: Mapping[str, Mapping[str, int]] | None = None,
 ) -> BasisResult:
-    """A state result: reward 1 when every criterion holds; ungradable results score 0."""
+    """A state result: reward 1 when every criterion holds; ungradable results score 0.
+
+    When every checked criterion holds but the task states something the grader could not
+    check (``unchecked``), the basis **cannot decide**: the result is ungradable (never a
+    pass) and marked ``undecided`` — under a reward of several bases, the others decide. A
+    criterion that fails decides the task (reward 0) whatever is unchecked.
+    """
     met = sum(v.met for v in verdicts)
     total = len(verdicts)
+    undecided = gradable and met == total and bool(unchecked)
+    if undecided:
+        gradable = False
+        note = note or (
+            f"cannot decide: every checked criterion holds, but {len(unchecked)} stated "
+            "constraint(s) could not be checked"
+        )
     ok = gradable and met == total
+    info: dict[str, Any] = {}
+    if coverage is not None:
+        info["coverage"] = {k: dict(v) for k, v in sorted(coverage.items())}
     return BasisResult(
         basis=basis,
         reward=1.0 if ok else 0.0,
@@ -207,8 +358,20 @@ def result(
         criteria=list(verdicts),
         gradable=gradable,
         unchecked=list(unchecked),
+        undecided=undecided,
         note=note or ("" if gradable else "ungradable: no required record this grader can check"),
+        info=info,
     )
+
+
+Coverage = dict[str, Counter[str]]
+"""Per field class: how many checks were made (``checked``) and left undone (``unchecked``)."""
+
+
+def tally(coverage: Coverage, field: str, outcome: str, n: int = 1) -> None:
+    """Count ``n`` checks of ``field`` with ``outcome`` (``checked`` or ``unchecked``)."""
+    if n:
+        coverage.setdefault(field, Counter())[outcome] += n
 
 
 class OrderStateEvaluator:
@@ -227,12 +390,14 @@ class OrderStateEvaluator:
         """Grade ``simulation`` of ``task`` against its expected states."""
         return self.grade(task, simulation)
 
+    #: The kind of record the rubric constraints this evaluator checks are about.
+    targets: frozenset[Target] = frozenset({"delivery"})
+
     def grade(self, task: VitaTask, simulation: Simulation) -> BasisResult:
         """Synchronous core of :meth:`evaluate`."""
-        reqs = self.required(task)
-        unchecked = self.unchecked(task, reqs)
+        reqs, unchecked, coverage, _ = self.prepare(task)
         if not reqs:
-            return result(self.basis, [], gradable=False, unchecked=unchecked)
+            return result(self.basis, [], gradable=False, unchecked=unchecked, coverage=coverage)
         if not simulation.termination.is_normal:
             return BasisResult(
                 basis=self.basis,
@@ -243,8 +408,133 @@ class OrderStateEvaluator:
             )
         final: Mapping[str, Any] = simulation.final_state.get("orders") or {}
         return result(
-            self.basis, self.order_criteria(task, reqs, final), gradable=True, unchecked=unchecked
+            self.basis,
+            self.order_criteria(task, reqs, final),
+            gradable=True,
+            unchecked=unchecked,
+            coverage=coverage,
         )
+
+    def prepare(
+        self, task: VitaTask
+    ) -> tuple[list[RequiredOrder], list[str], Coverage, Attribution]:
+        """The requirements with the rubric constraints attributed to them, what the task
+        states that cannot be checked (each line prefixed with its field class), the coverage
+        per field class, and the attribution itself (a domain with other records reads its
+        constraints there)."""
+        reqs = self.required(task)
+        coverage: Coverage = {}
+        attribution = self.attribution(task, reqs)
+        unchecked: list[str] = []
+        out: list[RequiredOrder] = []
+        for i, req in enumerate(reqs):
+            stated = []
+            for s in attribution.of(i):
+                if s.field == "note" and not is_blank(req.record.get("note")):
+                    continue  # the expected record's note governs (and is checked)
+                if s.field == "note" and not s.text:
+                    # kept (a note is asked, so one is no unrequested note), but not checkable
+                    unchecked.append(
+                        f"note: '{_quote(s.rubric)}' asks a note on order {req.order_id} without "
+                        "its wording, and the expected record has none"
+                    )
+                stated.append(s)
+            timed = any(s.field in ("time", "date") for s in stated) or _record_time(req.record)
+            untimed_stated = any(s.field in ("time", "date") for s in attribution.unattributed)
+            asap = (
+                not req.existing
+                and req.record.get("order_type") == "delivery"
+                and status_class(req.status) != "cancelled"
+                and not timed
+                and not untimed_stated
+            )
+            out.append(replace(req, stated=tuple(stated), asap=asap))
+        unchecked[:0] = self.unchecked(task, out)
+        for s in attribution.unattributed:
+            if s.field == "note" and not s.text:
+                live = [r for r in out if status_class(r.status) != "cancelled"]
+                if live and all(not is_blank(r.record.get("note")) for r in live):
+                    tally(coverage, "note", "checked")  # whichever it is, its note is checked
+                    continue
+            unchecked.append(
+                f"{s.field}: '{_quote(s.rubric)}' states {s.describe()}, but no single required "
+                "record could be found it is about"
+            )
+        self.count(task, out, unchecked, coverage)
+        return out, unchecked, coverage, attribution
+
+    def attribution(self, task: VitaTask, reqs: Sequence[RequiredOrder]) -> Attribution:
+        """The rubric constraints about this evaluator's records, attributed to ``reqs``."""
+        return attribute_all(
+            task,
+            self.candidates(task, reqs),
+            self.targets,
+            notes=self.owns_notes(task)
+            and any(status_class(r.status) != "cancelled" for r in reqs),
+            agrees=_agrees,
+        )
+
+    def candidates(self, task: VitaTask, reqs: Sequence[RequiredOrder]) -> list[Candidate]:
+        """The records a rubric constraint may be about (key: the requirement's position; a new
+        order that reuses a pre-existing order's id does not go by that id)."""
+        initial: Mapping[str, Any] = task.environment.get("orders") or {}
+        return [
+            Candidate(
+                key=i,
+                target="delivery" if r.record.get("order_type") == "delivery" else "booking",
+                ids=(r.target,) if r.target else (() if r.order_id in initial else (r.order_id,)),
+                names=record_names(task, r.record, r.store_id),
+                record=r.record,
+            )
+            for i, r in enumerate(reqs)
+            if status_class(r.status) != "cancelled"
+        ]
+
+    def owns_notes(self, task: VitaTask) -> bool:
+        """Whether this evaluator checks the notes the rubrics ask (delivery orders)."""
+        return "delivery" in self._types
+
+    def count(
+        self,
+        task: VitaTask,
+        reqs: Sequence[RequiredOrder],
+        unchecked: Sequence[str],
+        coverage: Coverage,
+    ) -> None:
+        """Fill ``coverage``: the checks each requirement makes, and the unchecked lines."""
+        initial: Mapping[str, Any] = task.environment.get("orders") or {}
+        for req in reqs:
+            r = req.record
+            tally(coverage, "status", "checked")
+            if not req.existing:
+                tally(coverage, "store", "checked")
+                tally(coverage, "products", "checked", len(req.product_lines()))
+                tally(coverage, "note", "checked")
+            elif "note" in self.owned_fields(req):
+                tally(coverage, "note", "checked")
+            if r.get("order_type") == "delivery" and not req.existing:
+                rules = line_rules(task, req)
+                tally(coverage, "attribute", "checked", sum(rule.checked for _, _, rule in rules))
+                if isinstance(r.get("location"), Mapping) and r["location"].get("address"):
+                    tally(coverage, "address", "checked")
+                if _record_time(r) or req.asap:
+                    tally(coverage, "time", "checked")
+            for s in req.stated:
+                if s.field != "note" or s.text:
+                    tally(coverage, s.field, "checked")
+        tally(
+            coverage,
+            "unrequested",
+            "checked",
+            sum(
+                1
+                for o in initial.values()
+                if isinstance(o, Mapping) and o.get("order_type") in self._types
+            ),
+        )
+        for line in unchecked:
+            field = line.split(":", 1)[0]
+            tally(coverage, field if field in _FIELDS else "products", "unchecked")
 
     def guard_criteria(self, task: VitaTask, simulation: Simulation) -> list[CriterionVerdict]:
         """Only the guards (for a task without requirements of this evaluator's types)."""
@@ -261,31 +551,44 @@ class OrderStateEvaluator:
         ]
 
     def unchecked(self, task: VitaTask, reqs: Sequence[RequiredOrder]) -> list[str]:
-        """What the task asks of these requirements that the grader cannot check."""
+        """What the records of these requirements ask that the grader cannot check (each line
+        starts with its field class)."""
         out: list[str] = []
         for req in reqs:
+            if req.existing:  # graded on its status and note: its lines are not read
+                continue
             for pid, _, rule in line_rules(task, req):
-                if rule.how == "unmatched":
+                if rule.expected.strip() and not rule.checked:
                     offered = "; ".join(rule.offered)
                     out.append(
-                        f"attribute '{rule.expected}' of {pid} in order {req.order_id}: no "
+                        f"attribute: '{rule.expected}' of {pid} in order {req.order_id}: no "
                         f"offered option has that meaning (offered: {offered})"
                     )
-            bare = [p for p in req.record.get("products") or [] if not line_product(p)]
-            if bare:
-                out.append(f"order {req.order_id}: {len(bare)} product line(s) without an id")
-        if "delivery" in self._types:
-            untimed = [
-                r.order_id
-                for r in reqs
-                if not r.existing
-                and r.record.get("order_type") == "delivery"
-                and not str(r.record.get("delivery_time") or "").strip()
-                and not str(r.record.get("dispatch_time") or "").strip()
+            bare = [
+                p
+                for p in req.record.get("products") or []
+                if not line_product(p) and not is_order_record(p)
             ]
-            out += rubric_only_time(task, untimed)
-            out += rubric_only_note(task, any(not is_blank(r.record.get("note")) for r in reqs))
+            if bare:
+                out.append(
+                    f"products: order {req.order_id}: {len(bare)} product line(s) without an id"
+                )
+            loc = req.record.get("location")
+            if (
+                not req.existing
+                and req.record.get("order_type") == "delivery"
+                and status_class(req.status) != "cancelled"
+                and not (isinstance(loc, Mapping) and loc.get("address"))
+            ):
+                out.append(f"address: new order {req.order_id} has no expected delivery address")
         return out
+
+    def owned_fields(self, req: RequiredOrder) -> frozenset[str]:
+        """Fields of the pre-existing order ``req`` is about that the requirement checks (so
+        the episode may change them)."""
+        if req.kind == "replaced":
+            return frozenset({"status"})
+        return frozenset({"status", "note"})
 
     def order_criteria(
         self, task: VitaTask, reqs: Sequence[RequiredOrder], final: Mapping[str, Any]
@@ -339,6 +642,9 @@ class OrderStateEvaluator:
                 met=False,
                 evidence=f"note '{order.get('note') or ''}' does not ask '{want_note}'",
             )
+        why = stated_mismatch(req.stated, order, None)
+        if why is not None:
+            return CriterionVerdict(id=cid, description=desc, met=False, evidence=why)
         return CriterionVerdict(
             id=cid, description=desc, met=True, evidence=f"status {order.get('status')}"
         )
@@ -389,17 +695,32 @@ class OrderStateEvaluator:
         created: Sequence[tuple[str, Any]],
         used: set[str],
     ) -> list[CriterionVerdict]:
-        """No unrequested cancellation of a pre-existing order; no extra live order."""
-        named = named_orders(reqs)
-        wrongly_cancelled = sorted(
-            oid
-            for oid, before in initial.items()
-            if oid not in named
-            and isinstance(before, Mapping)
-            and before.get("order_type") in self._types
-            and status_class(before.get("status")) != "cancelled"
-            and status_class((final.get(oid) or {}).get("status")) == "cancelled"
-        )
+        """The closed world: no unrequested cancellation of a pre-existing order, no other
+        unrequested change to one (any compared field, :mod:`~lifebench.vita.grading.world`), no
+        extra live order."""
+        owned: dict[str, set[str]] = {}
+        for r in reqs:
+            if r.target:
+                owned.setdefault(r.target, set()).update(self.owned_fields(r))
+        wrongly_cancelled: list[str] = []
+        changed: list[str] = []
+        for oid, before in sorted(initial.items()):
+            if not isinstance(before, Mapping) or before.get("order_type") not in self._types:
+                continue
+            after = final.get(oid)
+            fields = changed_fields("orders", before, after if isinstance(after, Mapping) else None)
+            allowed = owned.get(oid, set())
+            if (
+                oid not in owned
+                and status_class(before.get("status")) != "cancelled"
+                and isinstance(after, Mapping)
+                and status_class(after.get("status")) == "cancelled"
+            ):
+                wrongly_cancelled.append(oid)
+                fields = [f for f in fields if f != "status"]
+            extra_fields = [f for f in fields if f not in allowed]
+            if extra_fields:
+                changed.append(f"{oid}: {', '.join(extra_fields)}")
         extra = sorted(
             oid
             for oid, o in created
@@ -411,6 +732,13 @@ class OrderStateEvaluator:
                 description="Pre-existing orders the task does not mention are not cancelled",
                 met=not wrongly_cancelled,
                 evidence=", ".join(wrongly_cancelled) or "none cancelled",
+            ),
+            CriterionVerdict(
+                id="no_unrequested_changes",
+                description="No other field of a pre-existing order changed than the task asks "
+                "(note, address, times, status, lines, …)",
+                met=not changed,
+                evidence="; ".join(changed) or "none changed",
             ),
             CriterionVerdict(
                 id="no_extra_orders",
