@@ -21,6 +21,9 @@ What the model is made to do, so that every role is exercised on every run:
   not), so a second VitaBench unit runs the solo agent without tools, whose first reply ends
   the episode, and the judge grades it.
 
+``lifebench show`` then prints every model call's request exactly as the server got it, the
+tool schemas (and the ``tool_choice``) included.
+
 Slow (each call evaluates a prompt of thousands of tokens on the CPU): ``max_tokens`` is small,
 timeouts are long, no timing is asserted. ``pytest -m real_server`` runs these tests alone.
 """
@@ -92,6 +95,27 @@ def _run(tmp_path: Path, args: list[str]) -> tuple[int, UnitRecord, str]:
     return result.exit_code, records[0], result.output
 
 
+def _assert_show_has_raw_requests(out: Path, record: UnitRecord, tool: str | None) -> None:
+    """``show`` lists every model call with the request the server got, byte for byte
+    (``--raw``), and the agent's requests carry the tool schemas (with ``tool``: naming it)."""
+    unit = [str(out), record.task_id, "--trial", str(record.trial)]
+    runner = CliRunner()
+    view = json.loads(runner.invoke(app, ["show", *unit, "--json"]).output)
+    text = runner.invoke(app, ["show", *unit, "--full", "--raw"]).output
+    calls = view["transcript"]["calls"]
+    assert calls, "no model call was recorded"
+    for call in calls:
+        assert call["raw_request"] in text  # shown exactly as sent
+        assert json.loads(call["raw_request"])["model"] == MODEL_ALIAS
+    agent = [json.loads(c["raw_request"]) for c in calls if c["role"] == "agent"]
+    assert agent
+    if tool is not None:
+        for body in agent:
+            names = [t["function"]["name"] for t in body["tools"]]
+            assert tool in names and all(t["function"].get("parameters") for t in body["tools"])
+            assert body["tool_choice"]["function"]["name"] == tool
+
+
 def _assert_finished_and_graded(record: UnitRecord, output: str) -> None:
     """The unit ran to one of the suite's endings and was graded, or says why not."""
     assert record.status is UnitStatus.DONE, (record.error, output)
@@ -152,6 +176,7 @@ def test_vita_agent_and_user(tmp_path: Path, llama_server: LlamaServer) -> None:
     assert state.reward == 0.0  # no order was placed
     rubric = record.evaluation.by_basis["rubric"]
     assert "not judged" in rubric.note  # VitaBench judges normal endings only
+    _assert_show_has_raw_requests(tmp_path / "run", record, tool)
 
 
 def test_vita_judge(tmp_path: Path, llama_server: LlamaServer) -> None:
@@ -172,6 +197,7 @@ def test_vita_judge(tmp_path: Path, llama_server: LlamaServer) -> None:
     assert sim.termination is TerminationReason.AGENT_STOP  # its first reply ends a solo episode
     if evaluation.error is None:
         _assert_usage(evaluation.by_basis["rubric"].usage, "judge")
+    _assert_show_has_raw_requests(tmp_path / "run", record, None)
 
 
 def test_travel_every_role(tmp_path: Path, llama_server: LlamaServer) -> None:
@@ -196,6 +222,7 @@ def test_travel_every_role(tmp_path: Path, llama_server: LlamaServer) -> None:
     assert _tool_calls(record, tool) >= 1
     if evaluation.error is None:
         _assert_usage(evaluation.by_basis["travel"].usage, "judge")
+    _assert_show_has_raw_requests(tmp_path / "run", record, tool)
 
 
 def _first_flow_tool() -> str:
@@ -233,3 +260,4 @@ def test_flow_every_role(tmp_path: Path, llama_server: LlamaServer) -> None:
     if evaluation.error is None:
         judged = [b for b in evaluation.by_basis.values() if b.usage.calls]
         assert judged, "the judge was not asked"
+    _assert_show_has_raw_requests(tmp_path / "run", record, tool)
