@@ -31,7 +31,10 @@ class FilteredResponseError(Exception):
 def message_to_openai(message: Message) -> dict[str, Any]:
     """One lifebench message as an OpenAI chat message dict.
 
-    Assistant reasoning is passed back as ``reasoning_content`` (thinking models need it).
+    Assistant reasoning is passed back as ``reasoning_content`` (thinking models need it). An
+    assistant message that only calls tools has no ``content`` member (OpenAI's format lets it
+    be absent or null there; servers typed on the request, such as llama.cpp's Python server,
+    refuse ``null`` with HTTP 500).
     """
     if isinstance(message, SystemMessage | UserMessage):
         return {"role": message.role, "content": message.content}
@@ -39,7 +42,8 @@ def message_to_openai(message: Message) -> dict[str, Any]:
         return {"role": "tool", "tool_call_id": message.tool_call_id, "content": message.content}
     out: dict[str, Any] = {"role": "assistant"}
     if message.tool_calls:
-        out["content"] = message.content or None
+        if message.content:
+            out["content"] = message.content
         out["tool_calls"] = [
             {
                 "id": call.id,
