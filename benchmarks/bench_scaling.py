@@ -68,25 +68,29 @@ def main() -> int:
     )
     cli = cli_command()
     warm_byte_code(cli)
-    rows: list[tuple[str, Result, str]] = []
-    for label, flags in configs:
-        cell = Cell(args.latency, args.concurrency, args.n, flags)
-        runs = [run_cell(cell, None, cli) for _ in range(max(1, args.repeat))]
-        rows.append((label, median_result(runs), load_average()))
-    base = rows[0][1] if rows else None
     print(
         f"{'configuration':<18} {'wall s':>7} {'span s':>7} {'units/s':>8} {'span u/s':>8} "
         f"{'× wall':>6} {'× span':>6} {'cpu s':>7} {'inflt':>5} {'done':>5}  load after"
     )
-    for label, r, load in rows:
-        assert base is not None
+    base: Result | None = None
+    for label, flags in configs:
+        cell = Cell(args.latency, args.concurrency, args.n, flags)
+        try:
+            runs = [run_cell(cell, None, cli) for _ in range(max(1, args.repeat))]
+        except RuntimeError as exc:  # e.g. a local Ray instance that did not start in time
+            reason = str(exc).strip().splitlines()[-1]
+            print(f"{label:<18} failed: {reason}  (load {load_average()})", flush=True)
+            continue
+        r = median_result(runs)
+        base = base or r
         span = max(r.requests_span_s, 1e-9)
         print(
             f"{label:<18} {r.cli_wall_s:>7.2f} {r.requests_span_s:>7.2f} "
             f"{r.units_done / r.cli_wall_s:>8.1f} {r.units_done / span:>8.1f} "
             f"{base.cli_wall_s / r.cli_wall_s:>6.2f} "
             f"{max(base.requests_span_s, 1e-9) / span:>6.2f} {r.cli_cpu_s:>7.2f} "
-            f"{r.server_max_in_flight:>5} {r.units_done:>5}  {load}"
+            f"{r.server_max_in_flight:>5} {r.units_done:>5}  {load_average()}",
+            flush=True,
         )
     print(f"load average after: {load_average()}")
     return 0

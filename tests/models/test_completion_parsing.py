@@ -111,6 +111,7 @@ def test_tool_call_arguments_go_to_the_provider_as_json_text() -> None:
     wire = message_to_openai(AssistantMessage(content="", tool_calls=[call], reasoning="r"))
     assert wire == {
         "role": "assistant",
+        "content": "",
         "tool_calls": [
             {
                 "id": "c1",
