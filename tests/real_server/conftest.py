@@ -45,3 +45,13 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LlamaServ
 def server_log(llama_server: LlamaServer) -> Path:
     assert llama_server.log is not None
     return llama_server.log
+
+
+@pytest.fixture(autouse=True)
+def _server_alive(llama_server: LlamaServer) -> Iterator[None]:
+    """A test during which the server died says how it ended, with the end of its log (a
+    failure of lifebench's own then reads 'connection refused' only)."""
+    yield
+    how = llama_server.crashed()
+    if how is not None:
+        pytest.fail(f"the llama.cpp server died during the test: {how}", pytrace=False)
