@@ -150,6 +150,8 @@ class Cell:
     latency_s: float
     concurrency: int
     n: int
+    flags: tuple[str, ...] = ()
+    """More ``lifebench run`` options (e.g. ``--workers 2``)."""
 
     @property
     def floor_s(self) -> float:
@@ -322,6 +324,7 @@ def cli_args(cell: Cell, base_url: str, out: Path) -> list[str]:
         spec,
         "--concurrency",
         str(cell.concurrency),
+        *cell.flags,
         "--out",
         str(out),
         "--quiet",

@@ -111,7 +111,7 @@ def test_tool_call_arguments_go_to_the_provider_as_json_text() -> None:
     wire = message_to_openai(AssistantMessage(content="", tool_calls=[call], reasoning="r"))
     assert wire == {
         "role": "assistant",
-        "content": None,
+        "content": "",
         "tool_calls": [
             {
                 "id": "c1",
@@ -123,6 +123,8 @@ def test_tool_call_arguments_go_to_the_provider_as_json_text() -> None:
     }
     plain = message_to_openai(AssistantMessage(content=""))
     assert plain == {"role": "assistant", "content": ""}
+    said = message_to_openai(AssistantMessage(content="Checking.", tool_calls=[call]))
+    assert said["content"] == "Checking." and said["tool_calls"][0]["id"] == "c1"
 
 
 def test_request_options_carry_the_set_sampling_fields_only() -> None:

@@ -105,7 +105,7 @@ async def test_reasoning_read_and_passed_back(make_model: MakeModel) -> None:
     sent = server.requests[1].body["messages"]
     assert sent[2] == {
         "role": "assistant",
-        "content": None,
+        "content": "",
         "tool_calls": [
             {"id": "call_f", "type": "function", "function": {"name": "f", "arguments": "{}"}}
         ],

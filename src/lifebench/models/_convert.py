@@ -31,15 +31,18 @@ class FilteredResponseError(Exception):
 def message_to_openai(message: Message) -> dict[str, Any]:
     """One lifebench message as an OpenAI chat message dict.
 
-    Assistant reasoning is passed back as ``reasoning_content`` (thinking models need it).
+    Assistant reasoning is passed back as ``reasoning_content`` (thinking models need it). An
+    assistant message that only calls tools carries ``"content": ""``: OpenAI's format also
+    allows null or no member there, but servers typed on the request refuse those (llama.cpp's
+    Python server: null fails its validation, a missing member its chat template, both HTTP
+    500); the empty string is what a model's own empty answer is, and servers take it.
     """
     if isinstance(message, SystemMessage | UserMessage):
         return {"role": message.role, "content": message.content}
     if isinstance(message, ToolResultMessage):
         return {"role": "tool", "tool_call_id": message.tool_call_id, "content": message.content}
-    out: dict[str, Any] = {"role": "assistant"}
+    out: dict[str, Any] = {"role": "assistant", "content": message.content}
     if message.tool_calls:
-        out["content"] = message.content or None
         out["tool_calls"] = [
             {
                 "id": call.id,
@@ -48,8 +51,6 @@ def message_to_openai(message: Message) -> dict[str, Any]:
             }
             for call in message.tool_calls
         ]
-    else:
-        out["content"] = message.content
     if message.reasoning is not None:
         out["reasoning_content"] = message.reasoning
     return out
