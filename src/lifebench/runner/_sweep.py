@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from lifebench._util.inputs import load_config
 from lifebench.errors import InputError
 from lifebench.suites import RunOptions
 from lifebench.suites._options import make_run_options
@@ -92,20 +93,7 @@ def _slug(text: str) -> str:
 def load_sweep(path: str | Path) -> SweepSpec:
     """Read and validate a sweep file (YAML or JSON); errors name the file and field."""
     source = Path(path)
-    try:
-        text = source.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(
-            f"cannot read the sweep file: {exc.strerror or exc}", file=str(source)
-        ) from None
-    try:
-        import yaml
-
-        data = yaml.safe_load(text)
-    except RecursionError:
-        raise InputError("nested too deeply to read", file=str(source)) from None
-    except yaml.YAMLError as exc:
-        raise InputError(f"not valid YAML or JSON: {exc}", file=str(source)) from None
+    data, _ = load_config(source, what="sweep file")
     if not isinstance(data, Mapping):
         raise InputError("a sweep file holds a mapping (name, base, grid, …)", file=str(source))
     try:
