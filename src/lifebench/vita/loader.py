@@ -417,6 +417,39 @@ class _TimeFixer:
                     self.record(record, ["evaluation_criteria", "expected_states", i, kind, j])
 
 
+def _check_domain_label(raw: dict[str, Any], task: str) -> list[_Problem]:
+    """A ``domain`` label must name a domain (any official spelling) and agree with the
+    provider tables the task fills; an empty or missing label lets the tables decide."""
+    from lifebench.vita.domains.registry import CROSS, domain_of_label, domain_of_tables
+
+    label = raw.get("domain")
+    if not isinstance(label, str) or not label.strip():
+        return []
+    named = domain_of_label(label)
+    if named is None:
+        return [
+            _Problem(
+                task,
+                "domain",
+                f"{_short(label)} is not a VitaBench domain (delivery, instore, ota, cross, or an "
+                "official spelling such as 'in-store consumption'); fix the label or remove it to "
+                "let the task's tables decide",
+            )
+        ]
+    env = raw.get("environment")
+    tables = domain_of_tables(env) if isinstance(env, dict) else None
+    if tables not in (None, CROSS) and named != CROSS and tables != named:
+        return [
+            _Problem(
+                task,
+                "domain",
+                f"the label says {named}, but the task fills the provider tables of the {tables} "
+                "domain; fix the label",
+            )
+        ]
+    return []
+
+
 def _check_required_orders(raw: dict[str, Any], task: str) -> list[_Problem]:
     """Types of the order-shaped records of ``evaluation_criteria.expected_states``."""
     problems: list[_Problem] = []
@@ -475,6 +508,7 @@ def parse_tasks(text: str, source: str = "<string>") -> list[VitaTask]:
         if isinstance(env, dict):
             problems += _check_environment(env, task)
         problems += _check_required_orders(raw, task)
+        problems += _check_domain_label(raw, task)
         if task_id:
             if task in first_seen:
                 first = first_seen[task]
