@@ -74,10 +74,19 @@ def test_bad_sweep_file_names_the_field(tmp_path: Path) -> None:
     assert code == 2 and "--trials" in err
 
 
-def test_example_sweep_lists_the_400_task_evaluation(tmp_path: Path) -> None:
-    code, out, err = _invoke("sweep", str(EXAMPLE), "--dry-run", "--out", str(tmp_path))
-    assert code == 0, out + err  # a dry run lists the cells without reading the task files
-    assert len(out.splitlines()) == 8  # 2 models × 4 splits
+def test_example_sweep_checks_every_cells_task_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without the official data the dry run names every cell and its missing file (and how
+    to get the data); the run with data laid out by `lifebench data get` is
+    tests/data/test_data_readme_flow.py."""
+    monkeypatch.chdir(tmp_path)
+    code, _out, err = _invoke("sweep", str(EXAMPLE), "--dry-run")
+    assert code == 2
+    assert "8 of 8 cell(s) cannot load their inputs" in err
+    assert "lifebench data get vitabench" in err
+    for split in ("cross", "delivery", "instore", "ota"):
+        assert f"__split-{split}: file data/vitabench/{split}/tasks_en.json: no such" in err
     text = EXAMPLE.read_text(encoding="utf-8")
     for split in ("cross", "delivery", "instore", "ota"):
         assert f"domain: {split}" in text

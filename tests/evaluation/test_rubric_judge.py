@@ -104,7 +104,8 @@ async def test_state_carries_over_and_flips_only_when_told() -> None:
     ]
     assert [c.met for c in result.criteria] == [True, False]
     assert result.reward == 0.0 and result.score == 0.5
-    assert result.criteria[1].evidence == "[17] reversed"
+    # each window's justification is appended to the rubric's record
+    assert result.criteria[1].evidence == "[9]\n[17] reversed"
     assert [w["messages"] for w in result.info["windows"]] == [[0, 9], [8, 17], [16, 18]]
     # window text carries 1-based global indices
     assert "[17] assistant: a16" in model.calls[2].messages[1].content

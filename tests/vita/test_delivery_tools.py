@@ -410,9 +410,12 @@ async def test_a_combination_of_offered_options_is_one_lines_choice(
     unambiguous combination, kept in their offered spellings and order."""
     order = ok(await create(env, attributes=["mild spicy，Normal  Spicy", ""]))
     assert order["products"][0]["attributes"] == "Mild Spicy, Normal Spicy"
-    for wrong in ("Mild Spicy, Extra Spicy", "Mild Spicy, mild spicy", "Mild Spicy,"):
+    for wrong in ("Mild Spicy, Extra Spicy", "Mild Spicy, mild spicy"):
         refused = await create(env, attributes=[wrong, ""])
         assert refused.error and refused.error_kind == "precondition", wrong
+    # an empty clause is no clause: a trailing comma names the one option
+    trailing = ok(await create(env, attributes=["Mild Spicy,", ""]))
+    assert trailing["products"][0]["attributes"] == "Mild Spicy"
 
 
 async def test_free_text_attribute_when_product_offers_none(env: DeliveryEnvironment) -> None:

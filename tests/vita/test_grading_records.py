@@ -40,6 +40,9 @@ DELIVERY = frozenset({"delivery"})
         ("Only with cilantro", ["Cilantro only", "No cilantro, no green onions"], "Cilantro only"),
         ("No ice", ["Standard Ice", "No Ice"], "No Ice"),
         ("More ginger", ["Normal Ginger", "Extra Ginger"], "Extra Ginger"),
+        # the Chinese task says 番茄酱 / 椰蓉: the offered option, in other words
+        ("Tomato Sauce", ["Ketchup", "Sweet Bean Sauce"], "Ketchup"),
+        ("Coconut Shreds", ["Pork Floss", "Coconut"], "Coconut"),
         (
             "No cilantro, no green onions",
             ["Cilantro only", "No cilantro, no green onions"],
@@ -58,9 +61,8 @@ def test_expected_wording_maps_onto_the_option_with_its_meaning(
 @pytest.mark.parametrize(
     ("expected", "offered"),
     [
-        ("Tomato Sauce", ["Ketchup", "Sweet Bean Sauce"]),
-        ("Coconut Shreds", ["Pork Floss", "Coconut"]),
         ("Extra Spicy", ["Mild Spicy", "Normal Spicy"]),
+        ("Ice", ["No Ice", "Hot"]),
         ("Unseparated soup and noodles", ["Soup and Noodles Separated"]),
     ],
 )

@@ -247,6 +247,12 @@ def test_a_pair_of_offered_options_on_one_line_is_no_data_error() -> None:
     m_attribute_pair(raw)
     issues = lint_raw(raw)
     found = [i for i in issues if i.field == f"{ORDER0}.products[0].attributes"]
+    assert not found  # written exactly as the offered spellings: nothing to note
+    assert not [i for i in issues if i.severity == "error"]
+    # written otherwise, the note says how it is graded
+    _order(raw)["products"][0]["attributes"] = ["White rice", "brown rices"]
+    issues = lint_raw(raw)
+    found = [i for i in issues if i.field == f"{ORDER0}.products[0].attributes"]
     assert [i.severity for i in found] == ["warning"] and "combination" in found[0].message
     assert not [i for i in issues if i.severity == "error"]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Literal
@@ -99,3 +100,21 @@ def normalise_spaces(text: str) -> str:
     newlines, zero-width spaces …) replaced by one plain space, runs collapsed and the ends
     stripped."""
     return " ".join("".join(" " if _is_space_like(c) else c for c in text).split())
+
+
+# --------------------------------------------------------------------------------------------
+# Ordering
+# --------------------------------------------------------------------------------------------
+
+_DIGITS = re.compile(r"(\d+)")
+
+
+def natural_key(text: str) -> tuple[tuple[int, int, str], ...]:
+    """Sort key that orders the digit runs of ``text`` as numbers: ``T2`` < ``T10`` (text order
+    puts ``T10`` first). Pieces compare as (kind, number, text): a number before a word at the
+    same place, and ``007`` after ``7`` so that distinct ids never tie."""
+    return tuple(
+        (0, int(piece), piece) if index % 2 else (1, 0, piece)
+        for index, piece in enumerate(_DIGITS.split(text))
+        if piece or index == 0
+    )

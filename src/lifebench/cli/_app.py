@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from lifebench.cli._data import app as data_app
 from lifebench.cli._eval import eval_
 from lifebench.cli._export import export
 from lifebench.cli._help import HelpGroup
@@ -70,3 +71,4 @@ app.add_typer(tools_app, name="tools")
 serve_app.command("openenv", cls=SuiteCommand, context_settings=SUITE_FLAGS_SETTINGS)(serve_openenv)
 serve_app.command("mcp", cls=SuiteCommand, context_settings=SUITE_FLAGS_SETTINGS)(serve_mcp)
 app.add_typer(serve_app, name="serve")
+app.add_typer(data_app, name="data")

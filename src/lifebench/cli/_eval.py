@@ -24,7 +24,9 @@ def eval_(
         Path | None, typer.Option("--models", help="Models config file (YAML or JSON).")
     ] = None,
     concurrency: Annotated[int, typer.Option(min=1, help="Simulations graded at once.")] = 8,
-    quiet: Annotated[bool, typer.Option(help="No progress display.")] = False,
+    quiet: Annotated[
+        bool, typer.Option(help="No progress display; the report as one headline line.")
+    ] = False,
 ) -> None:
     """Grade saved trajectories again, without re-running them.
 

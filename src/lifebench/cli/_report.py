@@ -4,12 +4,31 @@ as a self-contained HTML / Markdown report."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from lifebench.cli._common import user_errors, write_json, write_output
+
+if TYPE_CHECKING:
+    from lifebench.reporting._outcomes import UnitSummary
+
+NOT_FAILED = frozenset({"pass", "pending"})
+"""Outcomes that do not put a task in the ``--failed`` listing."""
+
+
+def listed_units(units: Sequence[UnitSummary], *, failed_only: bool) -> list[UnitSummary]:
+    """The units of the task listing, tasks in natural id order (``T2`` before ``T10``), trials
+    in order; with ``failed_only`` only the tasks with a trial that did not pass."""
+    from lifebench._util.text import natural_key
+
+    failing = {u.task_id for u in units if u.outcome not in NOT_FAILED}
+    return sorted(
+        (u for u in units if not failed_only or u.task_id in failing),
+        key=lambda u: (natural_key(u.task_id), u.trial),
+    )
 
 
 def report(
@@ -23,6 +42,14 @@ def report(
             "--tasks",
             help="Also list every task: each trial's outcome, how it ended, the criteria that "
             "failed (first lines) and errors. With --json: adds a 'units' list.",
+        ),
+    ] = False,
+    failed: Annotated[
+        bool,
+        typer.Option(
+            "--failed",
+            help="With --tasks: only the tasks with a trial that did not pass (failed, "
+            "infrastructure or grading error, ungradable).",
         ),
     ] = False,
     html: Annotated[
@@ -44,11 +71,14 @@ def report(
     list when several RUN_DIRs are given). --html / --markdown compare all RUN_DIRs in one
     document instead of printing.
     """
+    from lifebench.errors import InputError
     from lifebench.reporting import render_report, report_json
     from lifebench.reporting._bundle import build_run_report, run_labels
     from lifebench.reporting._load import load_run
 
     with user_errors():
+        if failed and not tasks:
+            raise InputError("--failed selects tasks of the listing: add --tasks", field="--failed")
         runs = [load_run(d) for d in run_dirs]
         labels = run_labels(run_dirs)
         bundles = [build_run_report(run, label) for run, label in zip(runs, labels, strict=True)]
@@ -70,7 +100,8 @@ def report(
         for bundle in bundles:
             data = json.loads(report_json(bundle.report))
             if tasks:
-                data["units"] = [s.model_dump(mode="json") for s in bundle.summaries]
+                units = listed_units(bundle.summaries, failed_only=failed)
+                data["units"] = [s.model_dump(mode="json") for s in units]
             docs.append(data)
         out = docs[0] if len(docs) == 1 else docs
         write_json(json.dumps(out, sort_keys=True, indent=2, ensure_ascii=False))
@@ -78,4 +109,8 @@ def report(
     for bundle in bundles:
         if len(bundles) > 1:
             typer.echo(f"== {bundle.label} ({bundle.run_dir})")
-        render_report(bundle.report, show_tasks=tasks, outcomes=bundle.summaries if tasks else None)
+        render_report(
+            bundle.report,
+            show_tasks=tasks,
+            outcomes=listed_units(bundle.summaries, failed_only=failed) if tasks else None,
+        )

@@ -125,7 +125,9 @@ def run(
     cache: Annotated[
         bool, typer.Option(help="Cache model calls in RUN_DIR/model_cache.sqlite.")
     ] = True,
-    quiet: Annotated[bool, typer.Option(help="No progress display.")] = False,
+    quiet: Annotated[
+        bool, typer.Option(help="No progress display; the report as one headline line.")
+    ] = False,
 ) -> None:
     """Run a suite. With no model configured: the offline demo (the suite's offline agent and
     user on its bundled tasks).
@@ -201,8 +203,10 @@ def run(
 
 
 def finish_report(run_dir: Path, *, quiet: bool) -> Report:
-    """Build, write (``RUN_DIR/report.json``) and show the report of a run directory."""
+    """Build, write (``RUN_DIR/report.json``) and show the report of a run directory (with
+    ``quiet``, its one-line headline only)."""
     from lifebench.reporting import build_report, render_report, write_report
+    from lifebench.reporting._render import headline
     from lifebench.runner import RunStore
 
     store = RunStore.read(run_dir)
@@ -211,7 +215,9 @@ def finish_report(run_dir: Path, *, quiet: bool) -> Report:
     finally:
         store.close()
     write_report(rep, run_dir / "report.json")
-    if not quiet:
+    if quiet:
+        typer.echo(headline(rep))
+    else:
         render_report(rep)
     return rep
 

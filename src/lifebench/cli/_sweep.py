@@ -35,7 +35,12 @@ def sweep(
         int | None, typer.Option(min=1, help="Units in flight per cell (default: the file's).")
     ] = None,
     dry_run: Annotated[
-        bool, typer.Option("--dry-run", help="List the cells and exit without running.")
+        bool,
+        typer.Option(
+            "--dry-run",
+            help="List the cells and check that every cell's tasks load, then exit without "
+            "running (a real sweep checks them too, before its first cell).",
+        ),
     ] = False,
     quiet: Annotated[bool, typer.Option(help="No progress display.")] = False,
 ) -> None:
@@ -60,6 +65,7 @@ def sweep(
         from lifebench.runner._sweep import (
             SWEEP_REPORT,
             cell_options,
+            check_inputs,
             combined_report,
             expand,
             load_sweep,
@@ -85,9 +91,11 @@ def sweep(
         root = out or Path(spec.out or Path("runs") / spec.name)
         cells = expand(spec, source)
         options = [cell_options(spec, c, root, quiet=quiet, source=source) for c in cells]
+        counts = check_inputs(cells, options, source)  # every cell's tasks load, before any runs
         if dry_run:
             for cell, opts in zip(cells, options, strict=True):
                 typer.echo(f"{cell.name}: {opts.suite}/{opts.domain or '-'} → {opts.out}")
+            typer.echo(f"inputs checked: {sum(counts.values())} tasks in {len(cells)} cell(s)")
             return
         plan = ExecutionPlan(
             backend=spec.backend, workers=spec.workers, ray_address=spec.ray_address

@@ -10,13 +10,34 @@ import typer
 
 from lifebench._util.text import Language, escape_invisible
 from lifebench.cli._common import user_errors, write_json
+from lifebench.errors import InputError
 
 app = typer.Typer(help="Inspect task files.", no_args_is_help=True)
 
 
-def _language(value: str) -> Language:
-    from lifebench.errors import InputError
+def _detected(files: list[Path]) -> str:
+    """The suite of ``files``, told from their content (named on stderr)."""
+    from lifebench.data import detect_suite_of
 
+    name = detect_suite_of(files)
+    typer.echo(f"suite: {name} (from the file's content; --suite to choose)", err=True)
+    return name
+
+
+def _other_suite_hint(file: Path, chosen: str) -> str:
+    """'this looks like a travel file (--suite travel); ' when its content says so."""
+    from lifebench.data import detect_suite
+
+    try:
+        found = detect_suite(file)
+    except InputError:
+        return ""
+    if found == chosen:
+        return ""
+    return f"this looks like a {found} file (--suite {found}); read as {chosen}: "
+
+
+def _language(value: str) -> Language:
     if value not in ("en", "zh"):
         raise InputError(f"must be 'en' or 'zh', got {value!r}", field="--language")
     return "zh" if value == "zh" else "en"
@@ -25,7 +46,10 @@ def _language(value: str) -> Language:
 @app.command("validate")
 def validate(
     file: Annotated[Path, typer.Argument(help="A task file in the suite's official format.")],
-    suite: Annotated[str, typer.Option(help="Suite whose format the file is in.")] = "vita",
+    suite: Annotated[
+        str | None,
+        typer.Option(help="Suite whose format the file is in (default: told from its content)."),
+    ] = None,
     domain: Annotated[
         str | None, typer.Option(help="Domain to check the tasks against (default: the file's).")
     ] = None,
@@ -45,9 +69,13 @@ def validate(
     from lifebench.suites import get_suite
 
     with user_errors():
-        s = get_suite(suite)
-        dom = s.resolve_domain(file, domain)
-        tasks = s.load_tasks(file, dom, "en")
+        name = suite or _detected([file])
+        s = get_suite(name)
+        try:
+            dom = s.resolve_domain(file, domain)
+            tasks = s.load_tasks(file, dom, "en")
+        except InputError as exc:
+            raise InputError(_other_suite_hint(file, name) + str(exc)) from None
         issues = list(s.lint(tasks))
     if as_json:
         write_json(
@@ -68,7 +96,13 @@ def stats(
         list[Path] | None,
         typer.Argument(help="Task files (default: every bundled set of the suite)."),
     ] = None,
-    suite: Annotated[str, typer.Option(help="Suite whose format the files are in.")] = "vita",
+    suite: Annotated[
+        str | None,
+        typer.Option(
+            help="Suite whose format the files are in (default: told from their content; "
+            "vita without files)."
+        ),
+    ] = None,
     domain: Annotated[
         str | None, typer.Option(help="Domain of every file (default: inferred per file).")
     ] = None,
@@ -84,7 +118,8 @@ def stats(
     from lifebench.suites import get_suite
 
     with user_errors():
-        result = get_suite(suite).stats(list(files or []), domain, _language(language))
+        name = suite or (_detected(list(files)) if files else "vita")
+        result = get_suite(name).stats(list(files or []), domain, _language(language))
     if as_json:
         write_json(json.dumps(result.data, ensure_ascii=False, indent=2))
         return

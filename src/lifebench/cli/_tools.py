@@ -51,7 +51,8 @@ def tools(
     language: LangOpt = "en",
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """List the tools of DOMAIN: name, kind (read/write/general) and the parameter schema."""
+    """List the tools of DOMAIN: kind (read/write/general), name and parameters, and the
+    description the agent sees (its first line; --json: in full, with the parameter schema)."""
     if ctx.invoked_subcommand is not None:
         return
     from lifebench.suites import get_suite
@@ -61,7 +62,12 @@ def tools(
         s = get_suite(suite)
         toolset = s.toolset(s.resolve_domain(None, domain), lang)
     rows = [
-        {"name": t.name, "kind": t.kind.value, "parameters": t.parameters_schema(lang)}
+        {
+            "name": t.name,
+            "kind": t.kind.value,
+            "description": t.description(lang),
+            "parameters": t.parameters_schema(lang),
+        }
         for t in toolset
     ]
     if as_json:
@@ -72,11 +78,22 @@ def tools(
         typer.echo(
             f"{t.kind.value:8} {t.name}({', '.join(t.parameters_schema(lang)['properties'])})"
         )
+        summary = _first_line(t.description(lang))
+        if summary:
+            typer.echo(f"{'':9}{summary}")
     counts = toolset.count_by_kind()
     typer.echo(
         f"{len(toolset)} tools ({', '.join(f'{v} {k}' for k, v in counts.items())}); "
         f"graph |V|={stats.nodes} |E|={stats.edges} density={stats.density:.4f}"
     )
+
+
+def _first_line(text: str, width: int = 90) -> str:
+    """The first non-empty line of ``text``, shortened to ``width`` characters."""
+    import textwrap
+
+    line = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
+    return textwrap.shorten(line, width=width, placeholder=" …") if line else ""
 
 
 def _payload(content: str, error: bool) -> tuple[Any, str | None]:

@@ -16,7 +16,10 @@ class Usage(BaseModel):
 
     prompt_tokens: int = Field(0, description="Tokens sent to the model (input).")
     completion_tokens: int = Field(0, description="Tokens produced by the model (output).")
-    cost: float = Field(0.0, description="Cost of the call in US dollars, from the price table.")
+    cost: float = Field(
+        0.0,
+        description="Cost of the call in US dollars (0 for calls counted in ``unpriced``).",
+    )
     cached: bool = Field(
         False, description="True when the answer came from the on-disk model cache."
     )
@@ -26,6 +29,14 @@ class Usage(BaseModel):
         0,
         description="Calls whose answer reported no token usage: their tokens and cost are "
         "unknown and counted as 0.",
+    )
+    unpriced: int = Field(
+        0,
+        description="Calls to a model whose price is unknown (no models-file price, not in "
+        "genai-prices): their cost is unknown, not 0.",
+    )
+    priced_by: tuple[str, ...] = Field(
+        (), description="Where the prices of the priced calls come from (sorted, distinct)."
     )
 
     def __add__(self, other: Usage) -> Usage:
@@ -37,6 +48,12 @@ class Usage(BaseModel):
             retries=self.retries + other.retries,
             calls=self.calls + other.calls,
             usage_missing=self.usage_missing + other.usage_missing,
+            unpriced=self.unpriced + other.unpriced,
+            priced_by=(
+                tuple(sorted({*self.priced_by, *other.priced_by}))
+                if other.priced_by != self.priced_by
+                else self.priced_by
+            ),
         )
 
     @classmethod

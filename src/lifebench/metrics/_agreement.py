@@ -42,7 +42,7 @@ def basis_kappa(evaluations: Sequence[Evaluation], left: str, right: str) -> flo
 
 def usage_by_basis(evaluations: Sequence[Evaluation]) -> dict[str, BasisUsage]:
     """Per basis: evaluations, total and mean judge tokens and cost (e.g. sliding vs full)."""
-    totals: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0.0, 0.0, 0.0])
+    totals: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0.0, 0.0, 0.0, 0])
     for evaluation in evaluations:
         for name, result in evaluation.by_basis.items():
             t = totals[name]
@@ -51,16 +51,18 @@ def usage_by_basis(evaluations: Sequence[Evaluation]) -> dict[str, BasisUsage]:
             t[2] += result.usage.completion_tokens
             t[3] += result.usage.cost
             t[4] += result.usage.calls
+            t[5] += result.usage.unpriced
     out: dict[str, BasisUsage] = {}
     for name in sorted(totals):
-        n, prompt, completion, cost, calls = totals[name]  # n >= 1: the basis was seen
+        n, prompt, completion, cost, calls, unpriced = totals[name]  # n >= 1: the basis was seen
         out[name] = BasisUsage(
             evaluations=int(n),
             calls=int(calls),
             prompt_tokens=int(prompt),
             completion_tokens=int(completion),
-            cost=cost,
+            cost=None if unpriced else cost,
             mean_tokens=(prompt + completion) / n,
-            mean_cost=cost / n,
+            mean_cost=None if unpriced else cost / n,
+            unpriced=int(unpriced),
         )
     return out

@@ -18,7 +18,14 @@ from lifebench.metrics._records import (
     STATUS_REJECTED,
     ResultRecord,
 )
-from lifebench.metrics._types import BootstrapInfo, Interval, Metrics, RetryStats, TaskMetrics
+from lifebench.metrics._types import (
+    BootstrapInfo,
+    CostStats,
+    Interval,
+    Metrics,
+    RetryStats,
+    TaskMetrics,
+)
 from lifebench.metrics._usage import (
     Graded,
     cost_stats,
@@ -180,6 +187,7 @@ def compute_metrics(
     unreported = usage_missing(recorded)
     n_successes = sum(t.n_successes for t in rows)
     by_basis, score_by_basis = _reward_by_basis(scored_evaluations)
+    cost = cost_stats(completed, n_successes)
     return Metrics(
         n_tasks=len(scored_rows),
         n_simulations=len(completed),
@@ -202,7 +210,7 @@ def compute_metrics(
         mean_tool_calls=mean([s.tool_calls for s in sims]),
         tool_error_rate=tool_error_rate(sims),
         tokens=token_stats(completed),
-        cost=cost_stats(completed, n_successes),
+        cost=cost,
         retries=RetryStats(model=model_retries(recorded), unit_reruns=unit_reruns),
         usage_missing=unreported,
         reward_by_basis=by_basis,
@@ -220,8 +228,21 @@ def compute_metrics(
             *_warnings(rows, scored_rows, max_k, n_errors, n_pending, n_grading_errors, n_rejected),
             *_ungradable_warning(rows),
             *_usage_warnings(unreported),
+            *_price_warnings(cost),
         ],
     )
+
+
+def _price_warnings(cost: CostStats) -> list[str]:
+    """One line naming the roles whose cost is unknown (calls to a model without a price)."""
+    if not cost.unpriced:
+        return []
+    roles = ", ".join(f"{role} ({n} call(s))" for role, n in cost.unpriced.items())
+    return [
+        f"cost unknown for {roles}: no price for their model (not in the models file, not in "
+        "genai-prices, or a self-hosted endpoint); give it `price:` in a models file "
+        "(0 for a free self-hosted model)"
+    ]
 
 
 def _usage_warnings(unreported: int) -> list[str]:

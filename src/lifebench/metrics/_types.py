@@ -29,17 +29,38 @@ class TokenStats(_Frozen):
 
 
 class CostStats(_Frozen):
-    """Cost in US dollars: means per simulation by role, the run total, cost per success."""
+    """Cost in US dollars: means per simulation by role, the run total, cost per success.
+
+    A role with a call whose price is unknown has no cost (None, shown "unknown"), and neither
+    have the totals: a partial sum is never shown as the cost."""
 
     agent: float | None = Field(None, description="Mean agent cost per simulation.")
     user: float | None = Field(None, description="Mean user-simulator cost per simulation.")
     judge: float | None = Field(None, description="Mean judge cost per simulation.")
     tool: float | None = Field(None, description="Mean tool-simulator cost per simulation.")
     total: float | None = Field(None, description="Mean total cost per simulation.")
-    sum: float = Field(0.0, description="Total cost of the completed simulations.")
+    sum: float | None = Field(
+        0.0, description="Total cost of the completed simulations (None: some price unknown)."
+    )
     per_success: float | None = Field(
         None, description="Total cost divided by the number of successful simulations."
     )
+    unpriced: dict[str, int] = Field(
+        default_factory=dict,
+        description="Per role: calls whose price is unknown (roles without any are left out).",
+    )
+    priced_by: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="Per role: where the prices come from ('models file', 'genai-prices "
+        "VERSION: PROVIDER MODEL').",
+    )
+
+    def unknown(self, role: str) -> bool:
+        """True when ``role`` (or, for 'total' / 'sum' / 'per_success', any role) has calls
+        whose price is unknown."""
+        if role in ("total", "sum", "per_success"):
+            return bool(self.unpriced)
+        return bool(self.unpriced.get(role))
 
 
 class RetryStats(_Frozen):
@@ -56,9 +77,12 @@ class BasisUsage(_Frozen):
     calls: int = Field(0, description="Model calls made for it (re-asks included).")
     prompt_tokens: int = Field(0, description="Total prompt tokens.")
     completion_tokens: int = Field(0, description="Total completion tokens.")
-    cost: float = Field(0.0, description="Total cost in US dollars.")
+    cost: float | None = Field(
+        0.0, description="Total cost in US dollars (None: some call's price is unknown)."
+    )
     mean_tokens: float = Field(0.0, description="Mean prompt + completion tokens per evaluation.")
-    mean_cost: float = Field(0.0, description="Mean cost per evaluation.")
+    mean_cost: float | None = Field(0.0, description="Mean cost per evaluation.")
+    unpriced: int = Field(0, description="Judge calls whose price is unknown.")
 
 
 class BasisCoverage(_Frozen):

@@ -57,22 +57,45 @@ def token_stats(graded: Sequence[Graded]) -> TokenStats:
     )
 
 
+def role_usages(graded: Sequence[Graded]) -> dict[str, list[Usage]]:
+    """Each role's usage per simulation: agent, user, judge (every basis), tool."""
+    return {
+        "agent": [s.agent_usage for s, _ in graded],
+        "user": [s.user_usage for s, _ in graded],
+        "judge": [judge_usage(e) for _, e in graded],
+        "tool": [s.tool_usage for s, _ in graded],
+    }
+
+
 def cost_stats(graded: Sequence[Graded], n_successes: int) -> CostStats:
-    """Mean cost per simulation by role, the total, and the total per successful simulation."""
-    agent = [s.agent_usage.cost for s, _ in graded]
-    user = [s.user_usage.cost for s, _ in graded]
-    judge = [judge_usage(e).cost for _, e in graded]
-    tool = [s.tool_usage.cost for s, _ in graded]
-    totals = [a + u + j + t for a, u, j, t in zip(agent, user, judge, tool, strict=True)]
-    total = math.fsum(totals)
+    """Mean cost per simulation by role, the total, and the total per successful simulation.
+
+    A role with a call of unknown price has no mean (None), and then neither have the total,
+    the sum and the cost per success: they would be too low. Which calls are unpriced and
+    where the prices come from are listed per role."""
+    usages = role_usages(graded)
+    unpriced = {role: sum(u.unpriced for u in us) for role, us in usages.items()}
+    unpriced = {role: n for role, n in unpriced.items() if n}
+    sources = {
+        role: sorted({source for u in us for source in u.priced_by}) for role, us in usages.items()
+    }
+    means = {
+        role: None if role in unpriced else mean([u.cost for u in us])
+        for role, us in usages.items()
+    }
+    # a + u + j + t, in that order (the same float as before unknown prices were counted)
+    totals = [sum(u.cost for u in row) for row in zip(*usages.values(), strict=True)]
+    total = None if unpriced else math.fsum(totals)
     return CostStats(
-        agent=mean(agent),
-        user=mean(user),
-        judge=mean(judge),
-        tool=mean(tool),
-        total=mean(totals),
+        agent=means["agent"],
+        user=means["user"],
+        judge=means["judge"],
+        tool=means["tool"],
+        total=None if unpriced else mean(totals),
         sum=total,
-        per_success=total / n_successes if n_successes else None,
+        per_success=total / n_successes if total is not None and n_successes else None,
+        unpriced=unpriced,
+        priced_by={role: found for role, found in sources.items() if found},
     )
 
 

@@ -53,7 +53,11 @@ class ModelConfig(BaseModel):
         DEFAULT_API_KEY_ENV,
         description="Name of the environment variable holding the API key; null for none.",
     )
-    price: Price = Field(default_factory=Price, description="Token prices (USD per 1M tokens).")
+    price: Price | None = Field(
+        None,
+        description="Token prices (USD per 1M tokens); default: the genai-prices price of the "
+        "model at this endpoint, else unknown (reported as such, never $0).",
+    )
     max_concurrency: int | None = Field(
         None,
         ge=1,

@@ -15,7 +15,7 @@ from lifebench.messages import (
     Usage,
     UserMessage,
 )
-from lifebench.models._price import Price
+from lifebench.models._price import Pricing
 from lifebench.models._types import GenerateConfig
 
 
@@ -103,7 +103,7 @@ def _int(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
-def parse_completion(body: str | bytes, price: Price, retries: int) -> AssistantMessage:
+def parse_completion(body: str | bytes, price: Pricing, retries: int) -> AssistantMessage:
     """The assistant message of a chat-completion response body.
 
     A response without token counts (no ``usage`` object, or one without ``prompt_tokens`` and
@@ -112,7 +112,7 @@ def parse_completion(body: str | bytes, price: Price, retries: int) -> Assistant
 
     Args:
         body: The raw response (text or UTF-8 bytes).
-        price: Prices used to compute the call's cost.
+        price: How the call is priced (an unknown price counts the call in ``unpriced``).
         retries: Retried attempts before this answer (recorded in the usage).
 
     Returns:
@@ -160,6 +160,7 @@ def parse_completion(body: str | bytes, price: Price, retries: int) -> Assistant
         )
         if isinstance(value, str)
     }
+    cost = None if missing else price.cost(prompt_tokens, completion_tokens)
     return AssistantMessage(
         content=content,
         tool_calls=[_tool_call_of(i, call) for i, call in enumerate(raw_calls)],
@@ -167,9 +168,11 @@ def parse_completion(body: str | bytes, price: Price, retries: int) -> Assistant
         usage=Usage(
             prompt_tokens=prompt_tokens,
             completion_tokens=completion_tokens,
-            cost=price.cost(prompt_tokens, completion_tokens),
+            cost=cost or 0.0,
             retries=retries,
             usage_missing=int(missing),
+            unpriced=int(cost is None and not missing),
+            priced_by=(price.source,) if cost is not None and price.source else (),
         ),
         raw=raw or None,
     )

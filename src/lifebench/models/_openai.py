@@ -23,7 +23,7 @@ from lifebench.models._convert import (
 )
 from lifebench.models._health import BREAKER, EndpointHealth, HealthPolicy
 from lifebench.models._limits import Limiter, NoLimit
-from lifebench.models._price import Price
+from lifebench.models._price import Price, Pricing, pricing_for
 from lifebench.models._retry import RetryPolicy, parse_retry_after, parse_retry_after_ms
 from lifebench.models._secrets import redact_url, scrub, truncate, url_secrets
 from lifebench.models._types import GenerateConfig, ModelStats
@@ -87,7 +87,8 @@ class OpenAICompatibleModel:
         base_url: The endpoint, e.g. ``https://api.openai.com/v1``.
         api_key: The API key value (``"EMPTY"`` for servers that need none).
         defaults: Generation options of every call; a call's ``config`` overrides them.
-        price: Token prices used to compute each call's cost.
+        price: Token prices (a models file's); None: the ``genai-prices`` price of the model
+            at this endpoint, else unknown (calls counted as ``unpriced``, never $0).
         retry: How failed calls are retried.
         timeout_s: Seconds one HTTP request may take.
         cache: On-disk cache of answers, if any.
@@ -121,7 +122,7 @@ class OpenAICompatibleModel:
         self.model = model
         self.base_url = base_url
         self.defaults = defaults or GenerateConfig()
-        self.price = price or Price()
+        self.pricing: Pricing = pricing_for(model, base_url, price)
         self.retry = retry or RetryPolicy()
         self.timeout_s = timeout_s
         self.cache = cache
@@ -322,7 +323,7 @@ class OpenAICompatibleModel:
         status = answer.status
         if 200 <= status < 300:
             try:
-                return parse_completion(answer.body, self.price, retries)
+                return parse_completion(answer.body, self.pricing, retries)
             except MalformedResponseError as exc:
                 return _Failure(f"malformed response: {self._clean(str(exc))}", "retry")
             except FilteredResponseError as exc:

@@ -21,8 +21,11 @@ def num(value: float | None, digits: int = 1) -> str:
     return "—" if value is None else f"{value:,.{digits}f}"
 
 
-def money(value: float | None) -> str:
-    """US dollars with 4 decimals; None → ``—``."""
+def money(value: float | None, unknown: bool = False) -> str:
+    """US dollars with 4 decimals; ``unknown`` (some price unknown) → ``unknown``; None →
+    ``—``."""
+    if unknown:
+        return "unknown"
     return "—" if value is None else f"${value:,.4f}"
 
 

@@ -94,7 +94,9 @@ class UnitSummary(_Frozen):
     turns: int | None = Field(None, description="User + assistant messages.")
     tool_calls: int | None = None
     tool_errors: int | None = None
-    cost: float | None = Field(None, description="Agent + user + tool + judge cost (USD).")
+    cost: float | None = Field(
+        None, description="Agent + user + tool + judge cost (USD); None when a price is unknown."
+    )
     failed: list[FailedCriterion] = Field(
         default_factory=list, description="Criteria that did not hold (every basis)."
     )
@@ -149,8 +151,8 @@ def unit_summary(record: ResultRecord) -> UnitSummary:
             reward, error = ev.reward, None
     cost = None
     if sim is not None:
-        cost = sim.agent_usage.cost + sim.user_usage.cost + sim.tool_usage.cost
-        cost += judge_usage(ev).cost
+        spent = sim.agent_usage + sim.user_usage + sim.tool_usage + judge_usage(ev)
+        cost = None if spent.unpriced else spent.cost
     return UnitSummary(
         task_id=record.task_id,
         trial=record.trial,

@@ -10,7 +10,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from lifebench._util.text import natural_key
 from lifebench.metrics._types import Interval
+from lifebench.reporting._format import money
 from lifebench.reporting._outcomes import OUTCOME_MARKS, UnitSummary
 from lifebench.reporting._report import Report
 from lifebench.reporting._safe import safe_text
@@ -32,8 +34,8 @@ def _num(value: float | None, digits: int = 1) -> str:
     return "—" if value is None else f"{value:,.{digits}f}"
 
 
-def _money(value: float | None) -> str:
-    return "—" if value is None else f"${value:,.4f}"
+def _money(value: float | None, unknown: bool = False) -> str:
+    return money(value, unknown)
 
 
 def summary_table(report: Report) -> Table:
@@ -92,7 +94,7 @@ def basis_table(report: Report) -> Table:
             _pct(report.score_by_basis.get(name)),
             str(usage.calls) if usage else "–",
             _num(usage.mean_tokens, 0) if usage else "–",
-            _money(usage.mean_cost) if usage else "–",
+            _money(usage.mean_cost, usage.unpriced > 0) if usage else "–",
         )
     for pair, kappa in report.kappa_by_pair.items():
         label = Text(safe_text(f"κ {pair.replace('~', ' vs ')}"))
@@ -153,10 +155,18 @@ def usage_table(report: Report) -> Table:
         ("judge", tokens.judge, cost.judge),
         ("tool", tokens.tool, cost.tool),
     ):
-        table.add_row(role, _num(usage.prompt, 0), _num(usage.completion, 0), _money(spend))
+        spend_text = _money(spend, cost.unknown(role))
+        table.add_row(role, _num(usage.prompt, 0), _num(usage.completion, 0), spend_text)
     table.add_section()
-    table.add_row("total", "", "", _money(cost.total))
-    table.add_row("run total / per success", "", _money(cost.sum), _money(cost.per_success))
+    unknown = cost.unknown("total")
+    table.add_row("total", "", "", _money(cost.total, unknown))
+    table.add_row(
+        "run total / per success", "", _money(cost.sum, unknown), _money(cost.per_success, unknown)
+    )
+    priced = [f"{role}: {', '.join(sources)}" for role, sources in cost.priced_by.items()]
+    unpriced = [f"{role}: unknown ({n} call(s))" for role, n in cost.unpriced.items()]
+    if priced or unpriced:
+        table.caption = "prices — " + "; ".join([*priced, *unpriced])
     table.add_row("turns / tool calls", _num(report.mean_turns), _num(report.mean_tool_calls), "")
     table.add_row("tool error rate", _pct(report.tool_error_rate), "", "")
     return table
@@ -214,8 +224,9 @@ _MARK_STYLE = {"✓": "green", "✗": "red", "E": "yellow", "G": "yellow", "U": 
 
 
 def task_lines(report: Report, outcomes: Sequence[UnitSummary]) -> list[Text]:
-    """Per task: its trials' marks, mean reward and terminations, then (indented) the
-    criteria that failed (first lines, with counts) and each trial's error."""
+    """Per task (ids in natural order: ``T2`` before ``T10``): its trials' marks, mean reward
+    and terminations, then (indented) the criteria that failed (first lines, with counts) and
+    each trial's error."""
     by_task: dict[str, list[UnitSummary]] = defaultdict(list)
     for o in outcomes:
         by_task[o.task_id].append(o)
@@ -227,7 +238,7 @@ def task_lines(report: Report, outcomes: Sequence[UnitSummary]) -> list[Text]:
             style="bold",
         )
     ]
-    for task_id in sorted(by_task):
+    for task_id in sorted(by_task, key=natural_key):
         units = sorted(by_task[task_id], key=lambda o: o.trial)
         line = Text(safe_text(task_id), style="bold") + Text("  ")
         for mark in outcome_marks(units):
@@ -288,6 +299,29 @@ def suite_table(report: Report) -> Table:
     for name, text in rows:
         table.add_row(Text(safe_text(name)), Text(safe_text(text)))
     return table
+
+
+def headline(report: Report) -> str:
+    """The report in one line: the largest k's avg@k / pass@k / pass^k, counts and cost."""
+    k = str(report.max_k) if report.max_k else None
+    parts = [f"{report.n_tasks} tasks, {report.n_simulations} simulations"]
+    if k is not None:
+        parts.append(
+            f"avg@{k} {_pct(report.avg_at_k.get(k))} · pass@{k} {_pct(report.pass_at_k.get(k))}"
+            f" · pass^{k} {_pct(report.pass_hat_k.get(k))}"
+        )
+    problems = [
+        f"{n} {what}"
+        for n, what in (
+            (report.n_errors, "infrastructure errors"),
+            (report.n_rejected, "rejected"),
+            (report.n_grading_errors, "grading errors"),
+            (report.n_pending, "pending"),
+        )
+        if n
+    ]
+    parts.append(f"cost {_money(report.cost.sum, report.cost.unknown('sum'))}")
+    return " — ".join([*parts, *(["; ".join(problems)] if problems else [])])
 
 
 def render_report(

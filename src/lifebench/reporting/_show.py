@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from lifebench.messages import Usage
+from lifebench.reporting._format import money
 from lifebench.reporting._safe import safe_text
 from lifebench.reporting._trajectory import BasisView, MessageView, StateChange, TrajectoryView
 
@@ -156,7 +157,7 @@ def _usage_table(usage: dict[str, Usage]) -> Table:
             str(u.calls),
             f"{u.prompt_tokens:,}",
             f"{u.completion_tokens:,}",
-            f"${u.cost:,.4f}",
+            money(u.cost, u.unpriced > 0),
             str(u.retries),
         )
     return table

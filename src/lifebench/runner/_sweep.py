@@ -165,6 +165,74 @@ def cell_options(
         raise InputError(f"cell {cell.name}: {exc}", file=source) from None
 
 
+def check_inputs(
+    cells: Sequence[Cell], options: Sequence[RunOptions], source: str = "sweep file"
+) -> dict[str, int]:
+    """Load every cell's tasks (and models file) as its run would, before anything runs; each
+    distinct input is loaded once. Returns the number of tasks per cell.
+
+    Raises:
+        InputError: One line per cell whose input is missing or does not load, naming the
+            cell, the file and the reason.
+    """
+    from lifebench.models import load_models_config
+    from lifebench.runner._experiment import _load_tasks
+    from lifebench.suites import get_suite
+
+    counts: dict[str, int] = {}
+    problems: list[str] = []
+    loaded: dict[tuple[Any, ...], int | str] = {}
+    for cell, opts in zip(cells, options, strict=True):
+        if opts.models_file:
+            key: tuple[Any, ...] = ("models", opts.models_file)
+            if key not in loaded:
+                try:
+                    load_models_config(opts.models_file)
+                    loaded[key] = 0
+                except InputError as exc:
+                    loaded[key] = str(exc)
+            if isinstance(loaded[key], str):
+                problems.append(f"cell {cell.name}: {loaded[key]}")
+                continue
+        key = ("tasks", opts.model_dump_json(include=_TASK_INPUTS))
+        if key not in loaded:
+            try:
+                _, tasks = _load_tasks(get_suite(opts.suite), opts)
+                loaded[key] = len(tasks)
+            except InputError as exc:
+                loaded[key] = str(exc)
+        found = loaded[key]
+        if isinstance(found, str):
+            problems.append(f"cell {cell.name}: {found}")
+        else:
+            counts[cell.name] = found
+    if problems:
+        hint = (
+            " (the official data: `lifebench data get vitabench|travelbench|flowbench`)"
+            if any("no such" in p.lower() or "not found" in p.lower() for p in problems)
+            else ""
+        )
+        raise InputError(
+            f"{len(problems)} of {len(cells)} cell(s) cannot load their inputs{hint}:\n  "
+            + "\n  ".join(problems),
+            file=source,
+        )
+    return counts
+
+
+_TASK_INPUTS = {
+    "suite",
+    "domain",
+    "tasks_file",
+    "task_set",
+    "task_ids",
+    "num_tasks",
+    "language",
+    "suite_options",
+}
+"""The options a cell's tasks depend on (cells equal on them load the same tasks)."""
+
+
 def combined_report(spec: SweepSpec, cells: Sequence[Cell], out: Path) -> dict[str, Any]:
     """One report of the sweep: every cell's headline numbers, and the pooled groups of
     ``combine`` (metrics over the union of their units, task ids prefixed by cell)."""

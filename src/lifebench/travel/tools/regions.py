@@ -1,7 +1,8 @@
 """Chinese administrative-division names → adcodes, resolved the way the official harness does.
 
-The table is the national division table shipped with the ``cpca`` package (read from its data
-file; the package itself — and pandas — is never imported). Each entry's *full name* is the
+The table is the national division table of the ``cpca`` package (0.5.5), shipped with lifebench
+unchanged as ``data/cpca_adcodes.csv`` under cpca's MIT licence (``data/NOTICE.md``); the package
+itself, which pulls in pandas and numpy, is not a dependency. Each entry's *full name* is the
 concatenation of its ancestors' names: a code ``xx0000`` is a province, ``xxyy00`` a city under
 ``xx0000``, anything else sits under ``xxyy00`` when that exists, else under ``xx0000``;
 placeholder nodes ("…市辖区") are left out of their children's names. Where this table and the
@@ -17,7 +18,7 @@ ending with it is a candidate — one candidate resolves ("suffix match"), sever
 from __future__ import annotations
 
 import csv
-import importlib.util
+import io
 import json
 from dataclasses import dataclass
 from functools import cache
@@ -115,12 +116,9 @@ def compose_full_names(entries: list[tuple[str, str]]) -> dict[str, int]:
 
 
 def _cpca_rows() -> list[dict[str, str]]:
-    spec = importlib.util.find_spec("cpca")
-    if spec is None or not spec.submodule_search_locations:
-        raise RuntimeError("the 'cpca' package (administrative divisions) is not installed")
-    path = Path(next(iter(spec.submodule_search_locations))) / "resources" / "adcodes.csv"
-    with path.open(encoding="utf-8", newline="") as fh:
-        return list(csv.DictReader(fh))
+    """The rows of cpca's division table (adcode, name, longitude, latitude)."""
+    source = resources.files("lifebench.travel.tools").joinpath("data", "cpca_adcodes.csv")
+    return list(csv.DictReader(io.StringIO(source.read_text(encoding="utf-8"), newline="")))
 
 
 def _overrides() -> dict[str, object]:

@@ -12,9 +12,9 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz
-from rapidfuzz.utils import default_process
 
 from lifebench._util.text import Language
+from lifebench.vita.domains._match import fold
 from lifebench.vita.timefmt import normalise_time
 
 if TYPE_CHECKING:
@@ -337,7 +337,7 @@ def festival_candidates(name: str, language: Language, limit: int = 5) -> list[s
     """Names (in ``language``) of the ``limit`` festivals whose names look most like ``name``."""
     scored = []
     for i, fest in enumerate(festival_table()):
-        score = max(fuzz.WRatio(name, label, processor=default_process) for label in _labels(fest))
+        score = max(fuzz.WRatio(name, label, processor=fold) for label in _labels(fest))
         scored.append((-score, i, fest.name(language)))
     return [n for _, _, n in sorted(scored)[:limit]]
 

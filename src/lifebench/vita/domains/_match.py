@@ -1,12 +1,16 @@
 """Fuzzy matching used by the tools: addresses, city names and keyword search.
 
 Everything here is a pure function over the candidates it is given; nothing is cached or
-registered, so a lookup can only ever see the data of the environment that calls it.
+registered, so a lookup can only ever see the data of the environment that calls it. Every
+comparison reads its texts through :func:`fold`: Unicode NFKC first (full-width letters, digits
+and punctuation become ASCII, as the time reader reads full-width digits), then case folding and
+punctuation to spaces — "No. １０ Fengning Road" is "No. 10 Fengning Road".
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -45,6 +49,13 @@ _GENERIC_WORDS = frozenset(_GENERIC_TEXT.split())
 _STOP_WORDS = frozenset(("a", "an", "and", "the", "of", "with", "for", "in", "on", "to", "or"))
 
 _CITY_SUFFIXES = (" city", "市")
+
+
+def fold(text: str) -> str:
+    """``text`` as every match reads it: NFKC-normalised, then rapidfuzz's default processing
+    (lower case, non-alphanumeric characters to spaces, trimmed)."""
+    processed: str = default_process(unicodedata.normalize("NFKC", text))
+    return processed
 
 
 def _has_cjk(text: str) -> bool:
@@ -99,7 +110,7 @@ def _head(text: str) -> list[str]:
     Railway Station Branch), …"; "Jinzheng Haiyue" in "Building 3, Jinzheng Haiyue, …";
     "No. 92 Business Road" in "No. 92 Business Road, Zhengdong District")."""
     for part in _SEGMENT.split(text):
-        words = default_process(part).split()
+        words = fold(part).split()
         if any(_is_name(w) for w in words):
             return words
     return []
@@ -138,7 +149,7 @@ def _designates(a: str, b: str) -> float:
 
     Otherwise the share of ``a``'s letters found in ``b``, generic words counting half.
     """
-    aw, bw = default_process(a).split(), default_process(b).split()
+    aw, bw = fold(a).split(), fold(b).split()
     names = [w for w in aw if _is_name(w)]
     if not names or not _numbers(" ".join(aw)) <= _numbers(" ".join(bw)):
         return 0.0
@@ -162,7 +173,7 @@ def address_score(query: str, candidate: str) -> float:
     mentions a known place is not that place. Chinese text (no word boundaries): best partial
     alignment, the shorter side's numbers required in the longer.
     """
-    q, c = default_process(query), default_process(candidate)
+    q, c = fold(query), fold(candidate)
     if not q or not c:
         return 0.0
     if q == c:
@@ -203,15 +214,15 @@ def match_address(query: str, places: Sequence[tuple[str, float, float]]) -> Add
     none ("Wenling Rice Cake" when two such shops are known). Never a place the query does not
     designate.
     """
-    q = default_process(query)
+    q = fold(query)
     for i, (address, _, _) in enumerate(places):
-        if q and default_process(address) == q:
+        if q and fold(address) == q:
             return AddressMatch(i)
     scored = []
     for i, (address, _, _) in enumerate(places):
         score = address_score(query, address)
         if score >= ADDRESS_THRESHOLD:
-            scored.append((score, float(fuzz.ratio(query, address, processor=default_process)), -i))
+            scored.append((score, float(fuzz.ratio(query, address, processor=fold)), -i))
     if not scored:
         return AddressMatch(None, close=_closest(query, places))
     scored.sort(reverse=True)
@@ -232,15 +243,16 @@ def _closest(
     query: str, places: Sequence[tuple[str, float, float]], limit: int = 3
 ) -> tuple[int, ...]:
     scored = sorted(
-        (-fuzz.token_set_ratio(query, address, processor=default_process), i)
+        (-fuzz.token_set_ratio(query, address, processor=fold), i)
         for i, (address, _, _) in enumerate(places)
     )
     return tuple(i for score, i in scored[:limit] if -score >= _CLOSE_THRESHOLD)
 
 
 def city_core(city: str) -> str:
-    """``city`` without a trailing "City" / "市" (``"Kunming City"`` → ``"Kunming"``)."""
-    text = city.strip()
+    """``city`` without a trailing "City" / "市" (``"Kunming City"`` → ``"Kunming"``), NFKC
+    normalised."""
+    text = unicodedata.normalize("NFKC", city).strip()
     for suffix in _CITY_SUFFIXES:
         if text.lower().endswith(suffix) and len(text) > len(suffix):
             return text[: -len(suffix)].strip()
@@ -255,8 +267,8 @@ _STREET_WORDS = frozenset(
 def _city_mentions(city: str, text: str) -> list[str]:
     """For each place ``text`` names ``city`` (its core, see :func:`in_city`), the word that
     follows it ("" at the end; for Chinese text, the next character)."""
-    core = default_process(city_core(city))
-    hay = default_process(text)
+    core = fold(city_core(city))
+    hay = fold(text)
     if not core or not hay:
         return []
     if _has_cjk(core):
@@ -325,8 +337,7 @@ def match_city(place: str, cities: Sequence[str]) -> CityMatch:
     if named:
         return CityMatch(None, rivals=tuple(named))
     scored = sorted(
-        (-fuzz.WRatio(place, city_core(c), processor=default_process), i)
-        for i, c in enumerate(cities)
+        (-fuzz.WRatio(place, city_core(c), processor=fold), i) for i, c in enumerate(cities)
     )
     return CityMatch(None, close=tuple(i for score, i in scored[:3] if -score >= _CLOSE_THRESHOLD))
 
@@ -337,7 +348,7 @@ def keyword_query(keywords: Sequence[str]) -> str:
 
 
 def _query_words(text: str) -> list[str]:
-    processed: str = default_process(text)
+    processed: str = fold(text)
     words = processed.split()
     return list(dict.fromkeys([w for w in words if w not in _STOP_WORDS] or words))
 
@@ -349,7 +360,7 @@ def search_score(query: str, document: str) -> float:
     close spelling variant ("noodle" / "noodles"); the length of the document does not matter.
     Chinese text (no word boundaries): best partial alignment.
     """
-    q, d = default_process(query), default_process(document)
+    q, d = fold(query), fold(document)
     if not q or not d:
         return 0.0
     if _has_cjk(q) or _has_cjk(d):
@@ -366,11 +377,11 @@ def rank(
     several documents containing every query word — go to the document whose title (product
     or store name) is most similar to the query, then to the earlier document.
     """
-    q = default_process(query)
+    q = fold(query)
     heads = titles if titles is not None else documents
     scored = []
     for i, (doc, head) in enumerate(zip(documents, heads, strict=True)):
-        h = default_process(head)
+        h = fold(head)
         scored.append(
             (search_score(query, doc), float(fuzz.WRatio(q, h)), float(fuzz.ratio(q, h)), i)
         )

@@ -8,6 +8,7 @@ A domain environment subclasses :class:`SharedTools` and supplies the places it 
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Self, TypeVar
@@ -173,6 +174,15 @@ class VitaDB(Record):
 
 DB = TypeVar("DB", bound=VitaDB)
 
+# Words of the historical-behaviour fields that hold an address.
+_ADDRESS_LABELS = ("address", "地址", "住址")
+
+
+def ident(text: str) -> str:
+    """An id as an agent gives it, read the way the data writes ids: NFKC-normalised
+    (full-width letters and digits become ASCII) and without surrounding whitespace."""
+    return unicodedata.normalize("NFKC", text).strip()
+
 
 # --------------------------------------------------------------------------------------------
 # The eight shared tools
@@ -232,16 +242,31 @@ class SharedTools:
 
     # ---- helpers ---------------------------------------------------------------------------
 
+    def historical_addresses(self) -> list[tuple[str, str]]:
+        """``(label, address)`` of every address the user's historical behaviours state (the
+        top-level text fields whose name says address: "home address", "家庭住址" …)."""
+        return [
+            (str(label), value.strip())
+            for label, value in self.db.user_historical_behaviors.items()
+            if isinstance(value, str)
+            and value.strip()
+            and any(word in str(label).casefold() for word in _ADDRESS_LABELS)
+        ]
+
     def resolve_address(self, address: str) -> Location:
         """The known location ``address`` designates; ToolError ``not_found`` otherwise (also
-        when it fits several places equally well), naming the closest known addresses."""
+        when it fits several places equally well), naming the closest known addresses.
+
+        The not-found advice is true for this environment: it recommends the user's historical
+        addresses only when they resolve, names those that do, and says so when ``address`` is
+        a historical address the service has no place for.
+        """
         if not address.strip():
             raise ToolError("The address must not be empty.", "precondition")
         source = getattr(self, "location_source", None)
         locations = list(source()) if source is not None else self.known_locations()
-        found = _match.match_address(
-            address, [(loc.address, loc.longitude, loc.latitude) for loc in locations]
-        )
+        places = [(loc.address, loc.longitude, loc.latitude) for loc in locations]
+        found = _match.match_address(address, places)
         if found.index is not None:
             return locations[found.index]
         if found.rivals:
@@ -254,10 +279,29 @@ class SharedTools:
         close = "; ".join(f"'{locations[i].address}'" for i in found.close)
         hint = f" Closest known addresses: {close}." if close else ""
         raise ToolError(
-            f"Address not found: '{address}'. Use the full address as given by the user or "
-            f"shown in the user's historical behaviours, a store or an earlier order.{hint}",
+            f"Address not found: '{address}'. Only places the service knows resolve: an "
+            f"address as the user gives it, or that of a store, shop, hotel or earlier order."
+            f"{hint}{self._history_advice(address, places)}",
             "not_found",
         )
+
+    def _history_advice(self, address: str, places: Sequence[tuple[str, float, float]]) -> str:
+        """What the not-found message says about the user's historical addresses."""
+        history = self.historical_addresses()
+        if not history:
+            return ""
+        known = [label for label, a in history if _match.match_address(a, places).index is not None]
+        asked = _match.match_address(address, [(a, 0.0, 0.0) for _, a in history]).index
+        if asked is not None and history[asked][0] not in known:
+            return (
+                f" '{address}' is the user's {history[asked][0]} in their historical behaviours; "
+                "the service has no location for it: ask the user which address to use."
+            )
+        if known:
+            labels = list(dict.fromkeys(known))
+            verb = "resolves" if len(labels) == 1 else "resolve"
+            return f" Of the user's historical behaviours, the {' and the '.join(labels)} {verb}."
+        return " None of the addresses in the user's historical behaviours resolves."
 
     # ---- general tools ---------------------------------------------------------------------
 
@@ -382,9 +426,12 @@ class SharedTools:
         ),
         preconditions=[
             Text(
-                "The address comes from the user, the user's historical behaviours, a store "
-                "or an earlier order.",
-                "地址来自用户本人、用户历史行为、店铺信息或历史订单。",
+                "The address is one the service knows: as the user gives it, or that of a "
+                "store, shop, hotel or earlier order. A home or work address from the user's "
+                "historical behaviours resolves only when the service knows that place (a "
+                "not-found error says which do).",
+                "地址为服务已知的地点：用户给出的地址，或店铺、门店、酒店、历史订单的地址。用户历史行为中"
+                "的家庭或工作地址仅在服务已知该地点时才能解析（未找到时的错误信息会说明哪些可以）。",
             )
         ],
         postconditions=[

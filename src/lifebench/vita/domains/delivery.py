@@ -8,7 +8,6 @@ thread-keyed registry; see docs/compat.md).
 
 from __future__ import annotations
 
-import re
 from datetime import timedelta
 from typing import Annotated, Any, ClassVar, Self
 
@@ -25,15 +24,14 @@ from lifebench.vita.domains.common import (
     Record,
     SharedTools,
     VitaDB,
+    ident,
 )
+from lifebench.vita.grading.options import resolve_option
 from lifebench.vita.task import VitaTask
 
 # --------------------------------------------------------------------------------------------
 # Tables
 # --------------------------------------------------------------------------------------------
-
-_OPTION_SEPARATORS = re.compile(r"\s*[,，、;；]\s*")
-"""Separators of the options of one line's combination."""
 
 
 class StoreProduct(Record):
@@ -63,31 +61,28 @@ class StoreProduct(Record):
         return self.model_dump(mode="json", exclude_none=True)
 
     def choose_attribute(self, chosen: str) -> str:
-        """The offered spelling of ``chosen`` ("" for none); ToolError if it is not on offer.
+        """The offered spelling of what ``chosen`` names ("" for none); ToolError when it names
+        no offered option, or several.
 
-        Matching ignores case and surrounding/duplicate whitespace. A product that offers no
-        attributes accepts any text (kept as given), as in the official harness. Several
-        distinct offered options joined by commas (``"No Added Sugar, Less Ice"``) are one
-        line's combination of options, kept in their offered spellings: the official tool
-        takes any text, and such a combination is unambiguous.
+        One rule with the state grader (:func:`~lifebench.vita.grading.options.resolve_option`):
+        case, width, word and clause order, plurals, filler words and spelling variants do not
+        matter; a shortened or extended form names the one option it fits (never one that
+        differs by a negation, a degree word or a number); several distinct options joined by
+        commas are one line's combination; a blank wording or a lone "None" is none. A product
+        that offers no attributes accepts any text (kept as given), as in the official harness.
         """
-        wanted = " ".join(chosen.split())
-        if not wanted:
-            return ""
-        if not self.attributes:
-            return wanted
-        by_key = {" ".join(a.split()).casefold(): a for a in self.attributes}
-        single = by_key.get(wanted.casefold())
-        if single is not None:
-            return single
-        parts = [" ".join(p.split()).casefold() for p in _OPTION_SEPARATORS.split(wanted)]
-        if len(parts) > 1 and len(set(parts)) == len(parts) and all(p in by_key for p in parts):
-            return ", ".join(by_key[p] for p in parts)
+        choice = resolve_option(chosen, self.attributes)
+        if choice.resolved:
+            return choice.option
         options = "; ".join(f"'{a}'" for a in self.attributes)
+        what = f"product {self.product_id} ({self.name})"
+        if choice.candidates:
+            fits = "; ".join(f"'{a}'" for a in choice.candidates)
+            problem = f"Attribute '{chosen}' is ambiguous for {what}: it could be {fits}."
+        else:
+            problem = f"Attribute '{chosen}' is not offered for {what}."
         raise ToolError(
-            f"Attribute '{chosen}' is not offered for product {self.product_id} "
-            f'({self.name}). Offered attributes: {options}; use "" for none.',
-            "precondition",
+            f'{problem} Offered attributes: {options}; use "" for none.', "precondition"
         )
 
 
@@ -209,25 +204,25 @@ class DeliveryEnvironment(SharedTools):
         return [({"type": "store", **s.summary()}, s.location) for s in self.db.stores.values()]
 
     def _check_user(self, user_id: str) -> None:
-        if user_id.strip() != self.db.user_id:
+        if ident(user_id) != self.db.user_id:
             raise ToolError(f"User ID '{user_id}' does not match the current user.", "precondition")
 
     def _store(self, store_id: str) -> Store:
-        store = self.db.stores.get(store_id.strip())
+        store = self.db.stores.get(ident(store_id))
         if store is None:
             raise ToolError(f"Store '{store_id}' not found.", "not_found")
         return store
 
     def _catalog_product(self, product_id: str) -> StoreProduct | None:
         for store in self.db.stores.values():
-            found = store.product(product_id.strip())
+            found = store.product(ident(product_id))
             if found is not None:
                 return found
         return None
 
     def _order(self, order_id: str) -> Order:
         """A delivery order of the current user; ToolError otherwise."""
-        order = self.db.orders.get(order_id.strip())
+        order = self.db.orders.get(ident(order_id))
         if order is None:
             raise ToolError(f"Order '{order_id}' not found.", "not_found")
         if order.order_type != "delivery":
@@ -425,8 +420,12 @@ class DeliveryEnvironment(SharedTools):
                 "所有商品都属于 store_id；数量为正整数；各列表长度一致。",
             ),
             Text(
-                "Each chosen attribute is one the product offers (if it offers any).",
-                "所选属性必须是该商品提供的属性之一（若商品有可选属性）。",
+                "Each chosen attribute names one option the product offers, or a combination "
+                "of several joined by commas (if it offers any); the offered spelling is "
+                "stored. A wording that fits several options, or none, is refused with the "
+                "offered options.",
+                "所选属性须指明该商品提供的某个选项，或以逗号连接的多个选项组合（若商品有可选属性）；"
+                "订单中保存选项的原文。可能对应多个选项或不对应任何选项的写法会被拒绝，并列出可选项。",
             ),
             Text(
                 "The address can be resolved by address_to_longitude_latitude.",
@@ -483,8 +482,8 @@ class DeliveryEnvironment(SharedTools):
             list[str] | None,
             Param(
                 'One chosen attribute per product, aligned with product_ids ("" for none); '
-                "omit when no product needs an option.",
-                '每个商品所选的一个属性，与 product_ids 对应（不选填 ""）；都不需要时可省略。',
+                "omit it or pass [] when no product needs an option.",
+                '每个商品所选的一个属性，与 product_ids 对应（不选填 ""）；都不需要时可省略或传 []。',
             ),
         ] = None,
         note: Annotated[str, Param("Remark for the store or rider.", "给商家或骑手的备注。")] = "",
@@ -501,6 +500,8 @@ class DeliveryEnvironment(SharedTools):
                 "be aligned.",
                 "precondition",
             )
+        if not attributes:
+            attributes = None  # [] means no product takes an option, as when it is left out
         if attributes is not None and len(attributes) != n:
             raise ToolError(
                 f"attributes has {len(attributes)} items but product_ids has {n}; give one "
@@ -555,7 +556,7 @@ class DeliveryEnvironment(SharedTools):
     def _order_line(
         self, store: Store, product_id: str, count: int, attribute: str
     ) -> OrderProduct:
-        product = store.product(product_id.strip())
+        product = store.product(ident(product_id))
         if product is None:
             elsewhere = self._catalog_product(product_id)
             if elsewhere is not None:

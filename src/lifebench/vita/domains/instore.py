@@ -29,7 +29,15 @@ from pydantic import AliasChoices, Field, model_validator
 from lifebench._util.text import Language, Text
 from lifebench.tools import Param, ToolError, ToolSet, tool, tools_of
 from lifebench.vita.domains import _calendar, _match
-from lifebench.vita.domains.common import Location, Order, OrderProduct, Record, SharedTools, VitaDB
+from lifebench.vita.domains.common import (
+    Location,
+    Order,
+    OrderProduct,
+    Record,
+    SharedTools,
+    VitaDB,
+    ident,
+)
 from lifebench.vita.task import VitaTask
 
 AppointmentStatus = Literal["unpaid", "paid", "unconsumed", "consumed", "cancelled"]
@@ -301,11 +309,11 @@ class InStoreEnvironment(SharedTools):
         return [({"type": "shop", **s.summary()}, s.location) for s in self.db.shops.values()]
 
     def _check_user(self, user_id: str) -> None:
-        if user_id.strip() != self.db.user_id:
+        if ident(user_id) != self.db.user_id:
             raise ToolError(f"User ID '{user_id}' does not match the current user.", "precondition")
 
     def _shop(self, shop_id: str) -> Shop:
-        shop = self.db.shops.get(shop_id.strip())
+        shop = self.db.shops.get(ident(shop_id))
         if shop is None:
             raise ToolError(f"Shop '{shop_id}' not found.", "not_found")
         return shop
@@ -347,7 +355,7 @@ class InStoreEnvironment(SharedTools):
 
     def _order(self, order_id: str) -> Order:
         """An in-store order of the current user; ToolError otherwise."""
-        key = order_id.strip()
+        key = ident(order_id)
         order = self.db.orders.get(key)
         if order is None:
             self._missing(key, "order")
@@ -361,7 +369,7 @@ class InStoreEnvironment(SharedTools):
         return order
 
     def _book(self, book_id: str) -> BookInfo:
-        key = book_id.strip()
+        key = ident(book_id)
         book = self.db.books.get(key)
         if book is None:
             self._missing(key, "book")
@@ -370,7 +378,7 @@ class InStoreEnvironment(SharedTools):
         return book
 
     def _reservation(self, reservation_id: str) -> ReservationInfo:
-        key = reservation_id.strip()
+        key = ident(reservation_id)
         reservation = self.db.reservations.get(key)
         if reservation is None:
             self._missing(key, "reservation")
@@ -520,10 +528,10 @@ class InStoreEnvironment(SharedTools):
         copy. Stock never refuses an order (as officially)."""
         self._check_user(user_id)
         shop = self._shop(shop_id)
-        product = shop.product(product_id.strip())
+        product = shop.product(ident(product_id))
         if product is None:
             elsewhere = next(
-                (s for s in self.db.shops.values() if s.product(product_id.strip()) is not None),
+                (s for s in self.db.shops.values() if s.product(ident(product_id)) is not None),
                 None,
             )
             if elsewhere is not None:

@@ -39,7 +39,7 @@ from lifebench.vita.domains._ota_tables import (
     Train,
     TrainProduct,
 )
-from lifebench.vita.domains.common import Location, OrderStatus, SharedTools
+from lifebench.vita.domains.common import Location, OrderStatus, SharedTools, ident
 from lifebench.vita.task import VitaTask
 
 __all__ = [
@@ -364,19 +364,19 @@ class OTAEnvironment(SharedTools):
 
     def _provider(self, kind: OTAKind, provider_id: str) -> OTAProvider:
         """The provider ``provider_id`` of ``kind``; ToolError ``not_found`` otherwise."""
-        found = self._providers(kind).get(provider_id.strip())
+        found = self._providers(kind).get(ident(provider_id))
         if found is None:
             raise ToolError(f"{kind.label.en.capitalize()} '{provider_id}' not found.", "not_found")
         return found
 
     def _check_user(self, user_id: str) -> None:
         """ToolError unless ``user_id`` is the current user."""
-        if user_id.strip() != self.db.user_id:
+        if ident(user_id) != self.db.user_id:
             raise ToolError(f"User ID '{user_id}' does not match the current user.", "precondition")
 
     def _order(self, kind: OTAKind, order_id: str) -> OTAOrder:
         """An order of ``kind`` owned by the current user; ToolError otherwise."""
-        order = self.db.orders.get(order_id.strip())
+        order = self.db.orders.get(ident(order_id))
         if order is None:
             raise ToolError(f"Order '{order_id}' not found.", "not_found")
         if order.order_type != kind.order_type:
@@ -496,7 +496,7 @@ class OTAEnvironment(SharedTools):
             raise ToolError("quantity must be a positive integer.", "precondition")
         day = self._day(date, "date")
         provider = self._provider(kind, provider_id)
-        pid = product_id.strip()
+        pid = ident(product_id)
         same_id = provider.find(pid)
         if not same_id:
             raise self._unknown_product(kind, provider, pid)
@@ -974,7 +974,7 @@ class OTAEnvironment(SharedTools):
         """One room for the room product's night; refuses unknown, past or sold-out rooms."""
         self._check_user(user_id)
         hotel = self._provider(HOTEL, hotel_id)
-        rid = room_id.strip()
+        rid = ident(room_id)
         rooms = hotel.find(rid)
         if not rooms:
             raise self._unknown_product(HOTEL, hotel, rid)

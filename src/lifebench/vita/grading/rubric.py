@@ -2,7 +2,8 @@
 
 * ``sliding`` (basis ``rubric``, the paper's method): the trajectory is cut into windows of
   ``window`` messages overlapping by ``overlap``; each window is judged with the full current
-  rubric state, which carries over to the next window;
+  rubric state, which carries over to the next window (status replaced, each window's
+  justification appended to the rubric's record, as the official template asks the judge to do);
 * ``full`` (basis ``rubric_full``): one call over the whole trajectory with the rubric list;
 * ``sliding-norubric`` (basis ``judge_sliding``): windows, a single pass/fail verdict and a
   free-text memory carried between windows;
@@ -98,11 +99,31 @@ def _verdict_object(with_memory: bool) -> Any:
     return check
 
 
+NOT_EVALUATED = "Not evaluated yet"
+
+
 @dataclass
 class _RubricState:
+    """One rubric's verdict and its record: the justifications of the windows that judged it,
+    in order (the judge is told that its note is appended, and sees the record so far)."""
+
     rubric: str
     met: bool = False
-    justification: str = "Not evaluated yet"
+    justification: str = NOT_EVALUATED
+
+    def update(self, met: bool, note: str) -> None:
+        """Apply one window's verdict: the status is replaced and ``note`` appended to the
+        record. A note that starts with the whole record (a judge that copied it before adding
+        its own) adds only what follows; a note equal to the last entry adds nothing."""
+        self.met = met
+        record = "" if self.justification == NOT_EVALUATED else self.justification
+        added = note.strip()
+        if record and added.startswith(record):
+            added = added[len(record) :].strip()
+        if not record:
+            self.justification = added
+        elif added and added != record[record.rfind("\n") + 1 :]:
+            self.justification = f"{record}\n{added}"
 
 
 class RubricJudge:
@@ -201,8 +222,7 @@ class RubricJudge:
             )
             usage = usage + answer.usage
             for key, (met, why) in answer.value.items():
-                state[key].met = met
-                state[key].justification = why
+                state[key].update(met, why)
             log.append(
                 {
                     "window": k,
@@ -236,7 +256,7 @@ class RubricJudge:
         windows = self._windows(len(simulation.messages))
         sliding = self.variant == "sliding-norubric"
         check = _verdict_object(with_memory=sliding)
-        met, why, memory = False, "Not evaluated yet", ""
+        met, why, memory = False, NOT_EVALUATED, ""
         usage = Usage.zero()
         for k, win in enumerate(windows, 1):
             system = judge_system_prompt(

@@ -3,7 +3,10 @@
 The rule (documented with its examples in docs/evaluation.md, "Comparing text"): two texts are
 the same when they have the same **meaning key**. The key is built as follows:
 
-1. Unicode NFKC (full-width letters and digits become ASCII), case folding, ``n't`` → ``not``.
+1. Unicode NFKC (full-width letters and digits become ASCII), case folding, ``n't`` → ``not``;
+   a level written in tenths becomes a percentage before a sugar, sweetness or ice word
+   ("Three Parts Sweet" = "30% Sweet", ``三分糖`` = ``3分糖`` = ``30%糖``); "tomato sauce" is
+   "ketchup" (``番茄酱`` is both).
 2. The text is cut into clauses at punctuation (``, ; . ! ? / | ( ) 、，；。！？（）【】`` …); the
    order of the clauses does not matter ("Less ice, no sugar" = "No sugar, less ice").
 3. Each clause becomes tokens: Latin words and numbers (``%`` and hyphens dropped), and single
@@ -11,7 +14,9 @@ the same when they have the same **meaning key**. The key is built as follows:
    ``and``, ``请``, ``的``, ``要`` …) are dropped; plurals are folded (``onions`` → ``onion``);
    a few spelling variants of the same request share one token (``regular`` / ``normal`` /
    ``standard``; ``extra`` / ``more`` / ``additional`` / ``added``; ``cutlery`` / ``tableware``
-   / ``utensils``); every negation (``no``, ``not``, ``non``, ``without``, ``不``, ``无``, ``没``,
+   / ``utensils``; ``portion`` / ``serving``; ``approx`` / ``approximately`` / ``around`` /
+   ``roughly`` / ``about``; ``approx.`` is ``about`` and ``No.`` before a number is ``number``,
+   their periods separating nothing); every negation (``no``, ``not``, ``non``, ``without``, ``不``, ``无``, ``没``,
    ``别`` …, and ``un-`` before a participle: ``unseparated`` → ``not separated``) becomes one
    negation token.
 4. A clause whose tokens include a negation, two or more degree words (``extra``, ``less``,
@@ -131,7 +136,35 @@ _SYNONYMS = {
     "added": "extra",
     "tableware": "cutlery",
     "utensil": "cutlery",
+    "portion": "serving",
+    "approx": "about",
+    "approximately": "about",
+    "around": "about",
+    "roughly": "about",
 }
+# A level in tenths ("three parts sweet", 三分糖) is a percentage; only before these words.
+_LEVEL_WORDS = "sugar|sweet|sweetness|ice"
+_EN_TENTHS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+}
+_EN_LEVEL = re.compile(rf"\b({'|'.join(_EN_TENTHS)}|10|[1-9])\s+parts?(?=\s+(?:{_LEVEL_WORDS})\b)")
+_ZH_TENTHS = {c: i for i, c in enumerate("一二三四五六七八九十", 1)}
+_ZH_LEVEL = re.compile(r"(10|[1-9]|[一二三四五六七八九十])分(?=[糖甜冰])")
+_PHRASES = (
+    # abbreviations whose period is not a clause separator
+    (re.compile(r"\b(?:approx|ca|abt)\.(?!\w)"), "about "),
+    (re.compile(r"\bno\.\s*(?=\d)"), "number "),
+    (re.compile(r"\btomato sauce\b"), "ketchup"),
+)
 _DEGREE = frozenset(
     [
         "extra",
@@ -157,6 +190,9 @@ _DEGREE = frozenset(
         "full",
     ]
 )
+# Chinese characters of degree or polarity (less, more, slight, medium, extra, super, add,
+# reduce, half, full, only, big, small, normal, standard, remove, both/all excluded).
+_ZH_DEGREE = frozenset("少多微中特超加减半全只仅大小正常标准去")
 _UN_SUFFIXES = ("ed", "ing", "able", "ible")
 
 
@@ -206,14 +242,57 @@ def _clause_key(tokens: list[str]) -> ClauseKey:
     return ("o", tuple(tokens)) if ordered else ("u", tuple(sorted(tokens)))
 
 
-def text_key(text: str | Iterable[str]) -> TextKey:
-    """The meaning key of ``text`` (a list of parts counts as its comma-joined form)."""
+def _tenths(number: str) -> int:
+    return int(number) if number.isdigit() else _EN_TENTHS.get(number) or _ZH_TENTHS[number]
+
+
+def _clauses(text: str | Iterable[str]) -> list[list[str]]:
+    """The token lists of the clauses of ``text``, in text order (empty clauses dropped)."""
     if not isinstance(text, str):
         text = ", ".join(str(part) for part in text)
     clean = _NOT_CONTRACTION.sub(" not", normalise(text))
     clean = _APOSTROPHE.sub("", clean)  # other punctuation (- % …) separates words
+    clean = _EN_LEVEL.sub(lambda m: f"{10 * _tenths(m.group(1))}%", clean)
+    clean = _ZH_LEVEL.sub(lambda m: f"{10 * _tenths(m.group(1))}%", clean)
+    for phrase, canonical in _PHRASES:
+        clean = phrase.sub(canonical, clean)
     clauses = [_tokens(part) for part in _CLAUSE_SPLIT.split(clean)]
-    return tuple(sorted(_clause_key(tokens) for tokens in clauses if tokens))
+    return [tokens for tokens in clauses if tokens]
+
+
+def text_key(text: str | Iterable[str]) -> TextKey:
+    """The meaning key of ``text`` (a list of parts counts as its comma-joined form)."""
+    return tuple(sorted(_clause_key(tokens) for tokens in _clauses(text)))
+
+
+def text_tokens(text: str | Iterable[str]) -> tuple[str, ...]:
+    """The tokens of ``text`` as the meaning key reads them, in text order (clause after
+    clause): what :mod:`~lifebench.vita.grading.options` compares when a wording is a shortened
+    or extended form of an offered option."""
+    return tuple(token for tokens in _clauses(text) for token in tokens)
+
+
+def clause_texts(text: str) -> list[str]:
+    """The clauses of ``text`` as written (split where the meaning key splits), blank ones
+    dropped."""
+    folded = unicodedata.normalize("NFKC", text)
+    return [part.strip() for part in _CLAUSE_SPLIT.split(folded) if part.strip()]
+
+
+def is_cjk(token: str) -> bool:
+    """Whether ``token`` is a Chinese character (the meaning key's Chinese tokens)."""
+    return bool(_CJK.match(token))
+
+
+def is_modifier(token: str) -> bool:
+    """Whether ``token`` changes the degree or polarity of what it qualifies: the negation, a
+    degree word, a number, or a Chinese character of degree or polarity (少 多 微 去 只 …)."""
+    return (
+        token == NEGATION
+        or token in _DEGREE
+        or token in _ZH_DEGREE
+        or any(c.isdigit() for c in token)
+    )
 
 
 def same_text(a: str | Iterable[str], b: str | Iterable[str]) -> bool:
