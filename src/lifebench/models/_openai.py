@@ -25,7 +25,7 @@ from lifebench.models._health import BREAKER, EndpointHealth, HealthPolicy
 from lifebench.models._limits import Limiter, NoLimit
 from lifebench.models._price import Price, Pricing, pricing_for
 from lifebench.models._retry import RetryPolicy, parse_retry_after, parse_retry_after_ms
-from lifebench.models._secrets import redact_url, scrub, truncate, url_secrets
+from lifebench.models._secrets import Scrubber, redact_url, truncate, url_secrets
 from lifebench.models._types import GenerateConfig, ModelStats
 from lifebench.models._wire import (
     WireCache,
@@ -117,8 +117,8 @@ class OpenAICompatibleModel:
     ) -> None:
         if timeout_s <= 0:
             raise ValueError("timeout_s must be positive")
-        self._secrets = (api_key, *url_secrets(base_url))
-        self._name = scrub(name, self._secrets)
+        self._scrub = Scrubber.of((api_key, *url_secrets(base_url)))
+        self._name = self._scrub(name)
         self.model = model
         self.base_url = base_url
         self.defaults = defaults or GenerateConfig()
@@ -346,14 +346,14 @@ class OpenAICompatibleModel:
         )
 
     def _clean(self, text: str) -> str:
-        return scrub(truncate(scrub(text, self._secrets)), self._secrets)
+        return self._scrub(truncate(self._scrub(text)))
 
     def _error_text(self, what: str) -> str:
         label = repr(self._name)
         if self._name != f"{self.model}@{self._display_url}":  # a name from a models file
             label += f" ({self.model} at {self._display_url})"
         space = "" if what.startswith(":") else " "
-        return scrub(f"model {label}{space}{what}", self._secrets)
+        return self._scrub(f"model {label}{space}{what}")
 
     async def aclose(self) -> None:
         """Close the underlying HTTP client."""

@@ -34,6 +34,7 @@ from lifebench import __version__
 from lifebench._util.hashing import canonical_json
 from lifebench.errors import ConfigChangedError, LifebenchError
 from lifebench.evaluation._types import Evaluation
+from lifebench.models._secrets import Scrubber
 from lifebench.runner._diff import config_differences, task_differences
 from lifebench.runner._errors import (
     StoreError,
@@ -166,6 +167,8 @@ class RunStore:
         self._lease = lease
         self._heartbeat: Heartbeat | None = None
         self._notes = list(notes)
+        self._scrub = Scrubber.of(environment=True)
+        """Every text a unit brings is scrubbed here, at the store boundary."""
         if lease is not None:
             self._heartbeat = Heartbeat(path, lease.token)
             self._heartbeat.start()
@@ -485,9 +488,9 @@ class RunStore:
                     unit.trial,
                     unit.seed,
                     packed.status.value,
-                    packed.simulation_json,
-                    packed.evaluation_json,
-                    packed.error,
+                    self._scrub(packed.simulation_json),
+                    self._scrub.optional(packed.evaluation_json),
+                    self._scrub.optional(packed.error),
                     now,
                     now,
                 ),
@@ -502,7 +505,7 @@ class RunStore:
                 unit,
                 attempt,
                 packed.status,
-                packed.error,
+                self._scrub.optional(packed.error),
                 packed.model_retries,
                 packed.reward,
                 packed.duration_s,
@@ -513,7 +516,9 @@ class RunStore:
     def record_cancelled(self, unit: WorkUnit, note: str = "cancelled while running") -> None:
         """Log that ``unit`` was running when the run was cancelled (the unit stays as it was)."""
         with self._write("logging a cancelled unit") as conn:
-            self._log(conn, EventKind.CANCELLED, unit, 0, None, note, 0, None, 0.0, _now())
+            self._log(
+                conn, EventKind.CANCELLED, unit, 0, None, self._scrub(note), 0, None, 0.0, _now()
+            )
 
     def record_evaluation(self, task_id: str, trial: int, evaluation: Evaluation) -> None:
         """Replace the evaluation of a done unit (re-grading) and log it.
@@ -534,7 +539,7 @@ class RunStore:
             conn.execute(
                 "UPDATE units SET evaluation_json = ?, updated_at = ? "
                 "WHERE task_id = ? AND trial = ?",
-                (evaluation.model_dump_json(), now, task_id, trial),
+                (self._scrub(evaluation.model_dump_json()), now, task_id, trial),
             )
             retries = sum(b.usage.retries for b in evaluation.by_basis.values())
             self._log(
@@ -543,7 +548,7 @@ class RunStore:
                 WorkUnit(task_id, trial, seed),
                 attempts,
                 UnitStatus.DONE,
-                evaluation.error,
+                self._scrub.optional(evaluation.error),
                 retries,
                 evaluation.reward,
                 0.0,
@@ -592,7 +597,13 @@ class RunStore:
             cursor = conn.execute(
                 "INSERT INTO gradings (source, grading_json, first_log_id, to_grade, started_at) "
                 "VALUES (?, ?, ?, ?, ?)",
-                (source, canonical_json(dict(description)), last + 1, to_grade, _now()),
+                (
+                    source,
+                    self._scrub(canonical_json(dict(description))),
+                    last + 1,
+                    to_grade,
+                    _now(),
+                ),
             )
             return int(cursor.lastrowid or 0)
 
