@@ -256,11 +256,16 @@ class OpenAICompatibleModel:
                 if isinstance(outcome, AssistantMessage):
                     health.on_answer(self.model, success=True)
                     return outcome
-                if outcome.outcome != "retry":
+                if outcome.outcome == "malformed":
+                    # the endpoint answered: this call's problem, not the endpoint's health
+                    health.on_answer(self.model, success=False)
+                    dead = None
+                elif outcome.outcome != "retry":
                     raise self._final_error(outcome, retries, call)
-                dead = health.on_failure(
-                    outcome.detail, connect=outcome.connect, probe=slot == BREAKER
-                )
+                else:
+                    dead = health.on_failure(
+                        outcome.detail, connect=outcome.connect, probe=slot == BREAKER
+                    )
                 if dead is not None:
                     self.stats.failures += 1
                     raise FatalProviderError(
@@ -325,7 +330,8 @@ class OpenAICompatibleModel:
             try:
                 return parse_completion(answer.body, self.pricing, retries)
             except MalformedResponseError as exc:
-                return _Failure(f"malformed response: {self._clean(str(exc))}", "retry")
+                kind: Outcome = "retry" if exc.endpoint else "malformed"
+                return _Failure(f"malformed response: {self._clean(str(exc))}", kind)
             except FilteredResponseError as exc:
                 return _Failure(f"HTTP {status}: {exc}", "rejected", status=status)
         if status < 400:

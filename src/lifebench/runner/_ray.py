@@ -42,6 +42,9 @@ class _UnitActor:
     """A Ray actor: builds its executor on first use, then executes units concurrently."""
 
     def __init__(self, factory: ExecutorFactory) -> None:
+        from lifebench.models._secrets import scrub_logs
+
+        scrub_logs()  # what an actor logs lands in Ray's log files
         self._factory = factory
         self._executor: UnitExecutor | None = None
 
