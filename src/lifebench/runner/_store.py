@@ -19,7 +19,9 @@ raised as one :class:`~lifebench.runner._errors.StoreError` that says what to do
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sqlite3
 import time
 from collections import Counter
@@ -41,8 +43,18 @@ from lifebench.runner._errors import (
     StoreInUseError,
     guarded_store,
     prepare_run_dir,
+    store_error,
 )
-from lifebench.runner._lease import Heartbeat, Holder, holder_alive, read_holder, this_holder
+from lifebench.runner._lease import (
+    FileId,
+    Heartbeat,
+    Holder,
+    file_id,
+    holder_alive,
+    lock_directory,
+    read_holder,
+    this_holder,
+)
 from lifebench.runner._lease import write_holder as _write_holder
 from lifebench.runner._records import AttemptRecord, EventKind, RunMeta, UnitRecord, UnitStatus
 from lifebench.runner._schema import DDL, SCHEMA_VERSION, migrate, statements
@@ -145,6 +157,36 @@ def _take_lease(conn: sqlite3.Connection, directory: Path, command: str) -> tupl
     return mine, note
 
 
+def _lock(directory: Path) -> int:
+    """The OS lock of the run directory (see :mod:`lifebench.runner._lease`), or
+    :class:`StoreInUseError` naming the holder when another process has it."""
+    try:
+        fd = lock_directory(directory)
+    except OSError as exc:
+        raise store_error(directory, exc, "locking the run directory") from None
+    if fd is None:
+        holder = ""
+        path = directory / STORE_FILENAME
+        with contextlib.suppress(sqlite3.Error, OSError):
+            conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1)
+            try:
+                held = read_holder(conn)
+            finally:
+                conn.close()
+            holder = f" ({held.describe()})" if held is not None else ""
+        raise StoreInUseError(
+            f"{directory} is in use by another lifebench process{holder}; wait for it to "
+            "finish or use another run directory"
+        )
+    return fd
+
+
+def _unlock(fd: int | None) -> None:
+    if fd is not None:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+
+
 class RunStore:
     """Persistent state of one run: its configuration, tasks, units, attempt log and gradings.
 
@@ -159,9 +201,15 @@ class RunStore:
         meta: RunMeta,
         lease: Holder | None = None,
         notes: Iterable[str] = (),
+        lock_fd: int | None = None,
     ) -> None:
         """Use :meth:`open` or :meth:`read`; this only wires an already validated connection."""
         self._conn = conn
+        self._lock_fd = lock_fd
+        self._files: dict[Path, FileId] = {}
+        if lease is not None:
+            wal = path.with_name(path.name + "-wal")
+            self._files = {path: file_id(path), wal: file_id(wal)}
         self._path = path
         self._meta = meta
         self._lease = lease
@@ -208,8 +256,13 @@ class RunStore:
         directory = Path(run_dir)
         prepare_run_dir(directory)
         path = directory / STORE_FILENAME
+        lock_fd = _lock(directory)
         with guarded_store(path, "opening the run store"):
-            conn = _connect(path)
+            try:
+                conn = _connect(path)
+            except BaseException:
+                _unlock(lock_fd)
+                raise
             try:
                 with _transaction(conn):
                     for statement in statements(DDL):
@@ -230,8 +283,9 @@ class RunStore:
                     )
             except BaseException:
                 conn.close()
+                _unlock(lock_fd)
                 raise
-        return cls(conn, path, meta, lease, notes)
+        return cls(conn, path, meta, lease, notes, lock_fd)
 
     @classmethod
     def read(
@@ -249,8 +303,13 @@ class RunStore:
         path = directory / STORE_FILENAME
         if not path.is_file():
             raise LifebenchError(f"{run_dir} is not a run directory (no {STORE_FILENAME})")
+        lock_fd = _lock(directory) if write else None
         with guarded_store(path, "reading the run store"):
-            conn = _connect(path)
+            try:
+                conn = _connect(path)
+            except BaseException:
+                _unlock(lock_fd)
+                raise
             try:
                 meta = _read_meta(conn)
                 if meta is None:
@@ -265,8 +324,9 @@ class RunStore:
                         lease, _ = _take_lease(conn, directory, command)
             except BaseException:
                 conn.close()
+                _unlock(lock_fd)
                 raise
-        return cls(conn, path, meta, lease)
+        return cls(conn, path, meta, lease, lock_fd=lock_fd)
 
     @staticmethod
     def _init_or_check(
@@ -405,6 +465,7 @@ class RunStore:
         """One write transaction, as the lease holder, with errors explained."""
         if self._lease is None:
             raise LifebenchError(f"{self._path} was opened for reading only")
+        self._check_files()
         with guarded_store(self._path, action), _transaction(self._conn) as conn:
             held = read_holder(conn)
             if held is None:  # removed by hand: nobody else holds it, so take it back
@@ -415,6 +476,18 @@ class RunStore:
                     f"{held.describe()}; this process stops writing"
                 )
             yield conn
+
+    def _check_files(self) -> None:
+        """Stop when a file this writer opened was deleted or replaced at its path (another
+        process could then start the run afresh in a new file: units would be lost)."""
+        for path, opened in self._files.items():
+            if opened is not None and file_id(path) != opened:
+                raise StoreError(
+                    f"{path} was deleted or replaced while this process was writing the run; "
+                    "it stops so that no unit is written where nobody will read it. Units "
+                    "finished before are in the file that was replaced (restore it if you can); "
+                    "re-run the same command to resume from what the run directory holds"
+                )
 
     def pending_units(self, units: Iterable[WorkUnit]) -> list[WorkUnit]:
         """Register ``units`` (as pending when new) and return those still to run, in order.
@@ -750,6 +823,8 @@ class RunStore:
             except sqlite3.Error:
                 pass  # a lease left behind is taken over once this process is gone
         self._conn.close()
+        _unlock(self._lock_fd)
+        self._lock_fd = None
 
     def __enter__(self) -> RunStore:
         return self
