@@ -31,9 +31,9 @@ def _files(path: Path) -> list[Path]:
         if not files:
             raise InputError("no *.jsonl task files in this directory", file=str(path))
         return files
-    if not path.is_file():
+    if not path.exists():
         raise InputError("no such task file or directory", file=str(path))
-    return [path]
+    return [path]  # anything else (a FIFO, a device) is refused by the one reader
 
 
 def _lines(text: str, name: str, problems: Problems) -> list[tuple[str, dict[str, Any]]]:
