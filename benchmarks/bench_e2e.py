@@ -18,7 +18,10 @@ Printed per cell: the CLI's wall time (start-up and report included) and the run
 time (the store's session opened → the last unit committed); the floor
 ceil(N / concurrency) × requests per unit × latency and the efficiency floor / wall; the CPU
 time of the CLI process (user + system, from ``wait4``) per request and per unit; the mock's
-own CPU time; the requests by role; the CLI's peak RSS.
+own CPU time; the requests by role; the CLI's peak RSS; the run store's size per unit
+(``KB/unit``: run.sqlite and its WAL, the recorded requests and responses included).
+``--extra=FLAG`` adds a flag to every run (``--extra=--no-record-requests`` measures the
+harness without recording; ``--cli`` another checkout, to compare before and after).
 
 Harness CPU per request is printed two ways. ``ms/req`` divides ALL the CLI's CPU (interpreter
 start, imports, loading tasks, the requests, grading, the report, exit) by the requests.
@@ -181,6 +184,9 @@ class Result:
     server_max_in_flight: int
     peak_rss_mb: float
     exit_code: int
+    store_kb_per_unit: float = 0.0
+    """run.sqlite (and its WAL) after the run, divided by the units: what a unit costs on disk
+    (the recorded requests and responses included unless --no-record-requests)."""
 
 
 class MockProcess:
@@ -350,13 +356,18 @@ def read_store(out: Path) -> tuple[int, Counter[str], float]:
     return done, roles, wall
 
 
-def run_cell(cell: Cell, profile_dir: Path | None = None, cli: Sequence[str] = ()) -> Result:
+def run_cell(
+    cell: Cell,
+    profile_dir: Path | None = None,
+    cli: Sequence[str] = (),
+    extra: Sequence[str] = (),
+) -> Result:
     mock = MockProcess(cell.latency_s)
     try:
         before = mock.stats()
         with tempfile.TemporaryDirectory(prefix="lifebench-e2e-") as tmp:
             out = Path(tmp) / "run"
-            command = [*(cli or cli_command()), *cli_args(cell, mock.base_url, out)]
+            command = [*(cli or cli_command()), *cli_args(cell, mock.base_url, out), *extra]
             if profile_dir is not None:
                 profile_dir.mkdir(parents=True, exist_ok=True)
                 name = f"L{cell.latency_s:g}-c{cell.concurrency}-n{cell.n}"
@@ -381,6 +392,9 @@ def run_cell(cell: Cell, profile_dir: Path | None = None, cli: Sequence[str] = (
             if proc.returncode != 0:
                 raise RuntimeError(f"lifebench exited {proc.returncode}: {stderr[-2000:]}")
             done, roles, run_wall = read_store(out)
+            store_bytes = sum(
+                f.stat().st_size for f in out.glob("run.sqlite*") if f.name != "run.sqlite-shm"
+            )
         after = mock.stats()
     finally:
         final = mock.stop()
@@ -423,6 +437,7 @@ def run_cell(cell: Cell, profile_dir: Path | None = None, cli: Sequence[str] = (
         server_max_in_flight=int(final["max_in_flight"]),
         peak_rss_mb=round(usage.ru_maxrss / 1024, 1),
         exit_code=proc.returncode,
+        store_kb_per_unit=round(store_bytes / 1024 / max(done, 1), 2),
     )
 
 
@@ -447,7 +462,7 @@ def print_table(results: Sequence[Result]) -> None:
         f"{'start':>5} {'span':>6} {'tail':>5} {'eff':>5} {'speff':>5} {'cpu s':>6} "
         f"{'st cpu':>6} {'ms/req':>6} {'-start':>6} {'ms/unit':>7} {'srv s':>5} "
         f"{'srv ms/req':>10} {'inflt':>5} "
-        f"{'rss MB':>6}  by role (a/u/j)"
+        f"{'rss MB':>6} {'KB/unit':>7}  by role (a/u/j)"
     )
     print(header)
     for r in results:
@@ -462,7 +477,8 @@ def print_table(results: Sequence[Result]) -> None:
             f"{r.cli_cpu_s:>6.2f} {_fmt(r.startup_cpu_s, '>6.2f')} {r.cpu_per_request_ms:>6.3f} "
             f"{_fmt(r.run_cpu_per_request_ms, '>6.3f')} {r.cpu_per_unit_ms:>7.2f} "
             f"{r.server_cpu_s:>5.2f} {r.server_cpu_per_request_ms:>10.3f} "
-            f"{r.server_max_in_flight:>5} {r.peak_rss_mb:>6.1f}  {roles}"
+            f"{r.server_max_in_flight:>5} {r.peak_rss_mb:>6.1f} {r.store_kb_per_unit:>7.1f}  "
+            f"{roles}"
         )
     by_key = {(r.latency_s, r.concurrency, r.n): r for r in results}
     for (latency, concurrency, n), small in sorted(by_key.items()):
@@ -525,6 +541,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--profile", type=Path, help="record each CLI run with py-spy here")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
+        "--extra",
+        action="append",
+        default=[],
+        help="a flag added to every run (repeatable), e.g. --extra=--no-record-requests",
+    )
+    parser.add_argument(
         "--cli",
         help="the command to benchmark instead of this environment's lifebench (e.g. another "
         "checkout: 'env PYTHONPATH=/tmp/old/src python -m lifebench.cli')",
@@ -553,7 +575,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if cells:
         warm_byte_code(cli or cli_command())
     for cell in cells:
-        runs = [run_cell(cell, args.profile, cli) for _ in range(max(1, args.repeat))]
+        runs = [run_cell(cell, args.profile, cli, args.extra) for _ in range(max(1, args.repeat))]
         result = median_result(runs)
         results.append(result)
         print(

@@ -6,4 +6,7 @@ The public API lives in the area packages (``lifebench.messages``, ``lifebench.t
 has no side effects.
 """
 
-__version__ = "0.1.0"
+from lifebench._about import version as _version
+
+__version__ = _version()
+"""The version: the git tag, written at build / install time by hatch-vcs (see ``_about``)."""

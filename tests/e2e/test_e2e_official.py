@@ -38,9 +38,9 @@ def _run_report(tmp_path: Path, tasks: Path, agent: str) -> dict:
 
 def test_oracle_passes_and_noop_fails(tmp_path: Path, delivery_tasks_en: Path) -> None:
     oracle = _run_report(tmp_path, delivery_tasks_en, "oracle")
-    # two tasks the state basis cannot decide (an expected attribute no option means) are
-    # ungradable on it: excluded from the metrics, never a pass
-    assert oracle["n_tasks"] == 58 and oracle["n_simulations"] == 120 and oracle["n_errors"] == 0
+    # every task is decided: the attribute wordings unlike the offered options are read by
+    # the shared option resolver (a task the state basis could not decide would be left out)
+    assert oracle["n_tasks"] == 60 and oracle["n_simulations"] == 120 and oracle["n_errors"] == 0
     assert oracle["pass_hat_k"]["1"] >= 0.95
     noop = _run_report(tmp_path, delivery_tasks_en, "noop")
     assert noop["n_simulations"] == 120

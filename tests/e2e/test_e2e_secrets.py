@@ -119,6 +119,7 @@ def test_a_planted_key_appears_in_no_output(tmp_path: Path, server: MockOpenAISe
         "report --html/--markdown": ["report", str(out), "--html", str(html),
                                      "--markdown", str(markdown)],
         "export": ["export", str(out), "--tasks", "--attempts"],
+        "export --calls": ["export", str(out), "--calls"],
     }  # fmt: skip
     for name, args in commands.items():
         done = _lifebench(*args, env=env)
@@ -129,7 +130,7 @@ def test_a_planted_key_appears_in_no_output(tmp_path: Path, server: MockOpenAISe
     task_ids = sorted({line.get("task_id", "") for line in units} - {""})
     assert task_ids, "the export lists the units"
     for task_id in task_ids:
-        for flag in ([], ["--json"], ["--full"]):
+        for flag in ([], ["--json"], ["--full"], ["--raw"]):
             done = _lifebench("show", str(out), task_id, *flag, env=env)
             outputs[f"show {task_id} {flag}"] = done.stdout + done.stderr
     for path in out.iterdir():
@@ -144,6 +145,31 @@ def test_a_planted_key_appears_in_no_output(tmp_path: Path, server: MockOpenAISe
         response = client.get(page)
         assert response.status_code == 200, page
         outputs[f"viewer {page}"] = response.text
+    raw_pages = 0
+    for task_id in task_ids:
+        for trial in (0, 1):
+            for call in range(1, 6):
+                for part in ("request", "response"):
+                    page = f"/api/raw?run=0&task={task_id}&trial={trial}&call={call}&part={part}"
+                    response = client.get(page)
+                    if response.status_code == 200:
+                        raw_pages += 1
+                        outputs[f"viewer {page}"] = response.text
+    assert raw_pages, "the recorded requests and responses are served (and searched)"
+
+    import sqlite3
+
+    from lifebench.models._record import decode_blob
+
+    conn = sqlite3.connect(out / "run.sqlite")
+    blobs = conn.execute("SELECT codec, data FROM blobs").fetchall()
+    calls = conn.execute("SELECT call_json FROM calls").fetchall()
+    conn.close()
+    assert blobs and calls, "the store recorded the model calls"
+    outputs["store blobs"] = "\n".join(
+        decode_blob(codec, data).decode("utf-8", "replace") for codec, data in blobs
+    )
+    outputs["store calls"] = "\n".join(text for (text,) in calls)
 
     stored = outputs["file run.sqlite"]
     assert "upstream failed" in stored or "upstream failed" in outputs["export"], (

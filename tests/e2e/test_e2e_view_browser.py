@@ -15,7 +15,8 @@ import shutil
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -163,6 +164,36 @@ def _cli(*args: str) -> None:
     assert done.returncode == 0, done.stderr
 
 
+@contextmanager
+def serving(runs: Sequence[Path], *options: str) -> Iterator[tuple[str, Any]]:
+    """``lifebench view RUNS`` in a process: (its URL, the process), stopped on exit."""
+    command = [
+        sys.executable,
+        "-c",
+        "from lifebench.cli import main; main()",
+        "view",
+        *map(str, runs),
+        "--port",
+        "0",
+        *options,
+    ]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
+    try:
+        line = _first_line(process.stdout, timeout=60)
+        assert line.startswith("lifebench view: http://127.0.0.1:"), (line, process.poll())
+        yield line.split()[2], process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=15)
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     root = tmp_path_factory.mktemp("view-runs")
@@ -172,32 +203,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         build_run(root / "b", model=MODEL_B, domain="instore"),
         root / "offline",
     ]
-    command = [
-        sys.executable,
-        "-c",
-        "from lifebench.cli import main; main()",
-        "view",
-        *map(str, runs),
-        "--port",
-        "0",
-        "--poll",
-        "0.5",
-    ]
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
-    )
-    try:
-        line = _first_line(process.stdout, timeout=60)
-        assert line.startswith("lifebench view: http://127.0.0.1:"), (line, process.poll())
-        yield Server(line.split()[2], runs, process)
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=15)
+    with serving(runs, "--poll", "0.5") as (url, process):
+        yield Server(url, runs, process)
 
 
 def test_the_index_loads_clean_and_lists_every_simulation(context: Any, server: Server) -> None:

@@ -12,7 +12,15 @@ from reporting_fakes import HOSTILE, HOSTILE_TASK, build_run
 from typer.testing import CliRunner
 
 from lifebench.cli import app
-from lifebench.reporting._export import AttemptLine, ExportLine, RunLine, TaskLine, UnitLine
+from lifebench.reporting._export import (
+    AttemptLine,
+    BriefingLine,
+    CallLine,
+    ExportLine,
+    RunLine,
+    TaskLine,
+    UnitLine,
+)
 from lifebench.reporting._load import load_run
 from lifebench.reporting._trajectory import (
     TrajectoryView,
@@ -161,7 +169,7 @@ def test_export_schema_is_json_schema() -> None:
 
 def test_run_format_doc_names_every_export_field_and_store_column() -> None:
     doc = DOCS.read_text(encoding="utf-8")
-    for model in (RunLine, UnitLine, TaskLine, AttemptLine):
+    for model in (RunLine, UnitLine, TaskLine, AttemptLine, BriefingLine, CallLine):
         for name in model.model_fields:
             assert f"`{name}`" in doc, f"{model.__name__}.{name} is not documented"
     columns = re.findall(r"^\s+(\w+)\s+(?:INTEGER|TEXT|REAL)", DDL, flags=re.MULTILINE)

@@ -256,6 +256,14 @@ def test_every_face_earns_the_reward_eval_gives_the_stored_run(case: str, tmp_pa
         assert got == expect, f"{case}: {face} differs from lifebench eval of the stored run"
     mcp_eval = _eval(mcp_dir, tmp_path / "mcp-eval")
     assert {k: components(o) for k, o in mcp_eval.items()} == batched
+    provenance = {}
+    for face, run_dir in (("run", cli_dir), ("mcp", mcp_dir)):
+        with RunStore.read(run_dir) as store:
+            provenance[face] = store.provenance()
+    cli_facts, mcp_facts = provenance["run"], provenance["mcp"]
+    assert cli_facts is not None and mcp_facts is not None  # the MCP run says what produced it
+    assert mcp_facts.models["agent"].spec == "mcp-client"
+    assert (mcp_facts.tasks_hash, mcp_facts.graders) == (cli_facts.tasks_hash, cli_facts.graders)
     rewards = [o.reward for o in expected.values()]
     assert any(r for r in rewards), "no episode earned a reward: the replay proves little"
 

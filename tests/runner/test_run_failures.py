@@ -260,7 +260,17 @@ def test_version_1_store_is_migrated_on_open(tmp_path: Path) -> None:
         unit = WorkUnit("t1", 0, 0)
         status = store.record(unit, simulation(unit), rejected=True, error="413")
         assert status is UnitStatus.REJECTED  # the old status check would refuse this
-        assert store.meta.schema_version == 2
+        assert store.meta.schema_version == 3
+    conn = sqlite3.connect(tmp_path / "run.sqlite")
+    try:  # every later column and table is there (1 → 2 → 3 in one go)
+        columns = {r[1] for r in conn.execute("PRAGMA table_info(sessions)")}
+        assert {"notes", "provenance_json"} <= columns
+        grading_columns = {r[1] for r in conn.execute("PRAGMA table_info(gradings)")}
+        assert "provenance_json" in grading_columns
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+        assert {"gradings", "calls", "blobs", "briefings", "run_tools"} <= tables
+    finally:
+        conn.close()
 
 
 class _BrokenConnection:
@@ -286,6 +296,10 @@ class _BrokenConnection:
         ("logging a cancelled unit", lambda s, u: s.record_cancelled(u)),
         ("saving an evaluation", lambda s, u: s.record_evaluation(u.task_id, u.trial, None)),
         ("logging a grading", lambda s, u: s.finish_grading(1, 0, 0)),
+        ("reading the grading log", lambda s, u: s.facts()),
+        ("reading the sessions", lambda s, u: s.provenance()),
+        ("reading recorded model calls", lambda s, u: s.transcript(u.task_id, u.trial)),
+        ("reading recorded tools", lambda s, u: s.run_tools()),
     ],
 )
 def test_a_failing_store_names_the_file_and_what_it_was_doing(

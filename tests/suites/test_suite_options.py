@@ -180,4 +180,6 @@ def test_required_model_names_the_missing_flag_or_resolves() -> None:
     assert info.value.field == "--judge-model"
     with pytest.raises(InputError, match="--tool-model"):
         required_model(Resolver(), "", "tool")
-    assert required_model(Resolver(), "m@http://x/v1", "agent") == "model:m@http://x/v1"
+    resolved = required_model(Resolver(), "m@http://x/v1", "agent")
+    # the model itself, seen from its role: its calls are recorded as the agent's
+    assert resolved.wrapped == "model:m@http://x/v1" and resolved.role == "agent"

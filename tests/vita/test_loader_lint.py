@@ -59,14 +59,10 @@ def test_official_other_oddities(official_issues: list[LintIssue]) -> None:
     # Exact duplicates between state_rubrics and overall_rubrics are the norm: never flagged.
     assert not [i for i in official_issues if "duplicates rubric" in i.message]
     # Exactly the tasks an oracle cannot solve: a product no store sells, an address the
-    # geocoder cannot place (two options asked on one line are a combination the tool takes) —
-    # and those the state grader cannot decide: an expected attribute no offered option means.
+    # geocoder cannot place (two options asked on one line are a combination the tool takes).
     errors = {i.task_id for i in official_issues if i.severity == "error"}
-    assert errors == {"80715001", "C0715001", "10721002", "10721004"}
-    undecided = [
-        i for i in official_issues if i.task_id == "10721004" and "cannot decide" in i.message
-    ]
-    assert undecided and "attribute: 'Tomato Sauce'" in undecided[0].message
+    assert errors == {"80715001", "C0715001"}
+    assert not [i for i in official_issues if "cannot decide" in i.message]
     combination = [
         i for i in official_issues if i.task_id == "D0716001" and "combination" in i.message
     ]

@@ -37,8 +37,13 @@ app = typer.Typer(
 def _show_version(value: bool) -> None:
     if value:
         from lifebench import __version__
+        from lifebench._about import revision
 
-        typer.echo(f"lifebench {__version__}")
+        commit = revision()
+        line = f"lifebench {__version__}"
+        if commit.source == "checkout":
+            line += f" (git {commit.describe()})"
+        typer.echo(line)
         raise typer.Exit()
 
 

@@ -27,6 +27,10 @@ def eval_(
     quiet: Annotated[
         bool, typer.Option(help="No progress display; the report as one headline line.")
     ] = False,
+    record_requests: Annotated[
+        bool,
+        typer.Option(help="Store the judge's requests and responses in the run store."),
+    ] = True,
 ) -> None:
     """Grade saved trajectories again, without re-running them.
 
@@ -63,6 +67,7 @@ def eval_(
                 models_file=str(models) if models else None,
                 concurrency=concurrency,
                 progress=Progress(quiet=quiet, description="grading"),
+                record_requests=record_requests,
             )
         )
         finish_report(run_dir, quiet=quiet)

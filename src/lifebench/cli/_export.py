@@ -36,6 +36,15 @@ def export(
     attempts: Annotated[
         bool, typer.Option("--attempts", help="Add the attempt log ('attempt' lines).")
     ] = False,
+    calls: Annotated[
+        bool,
+        typer.Option(
+            "--calls",
+            help="After each unit line: a 'briefing' line (system prompts, tools offered, the "
+            "user's instruction) and one 'call' line per model call, with the request and "
+            "response bodies exactly as sent and received.",
+        ),
+    ] = False,
     schema: Annotated[
         bool, typer.Option("--schema", help="Print the JSON Schema of a line and exit.")
     ] = False,
@@ -47,6 +56,7 @@ def export(
     """
     from lifebench.reporting._export import export_lines, export_schema, line_json
     from lifebench.reporting._load import load_run
+    from lifebench.runner import RunStore
 
     if schema:
         write_json(json.dumps(export_schema(), indent=2, sort_keys=True))
@@ -55,11 +65,22 @@ def export(
         if run_dir is None:
             raise LifebenchError("export needs a RUN_DIR (or --schema)")
         run = load_run(run_dir, attempts=attempts)
-        lines = (
-            line_json(line) + "\n" for line in export_lines(run, tasks=tasks, attempts=attempts)
-        )
-        if out is None:
-            sys.stdout.writelines(lines)
-            return
-        write_output(out, lines)
+        store = RunStore.read(run_dir) if calls else None
+        try:
+            lines = (
+                line_json(line) + "\n"
+                for line in export_lines(
+                    run,
+                    tasks=tasks,
+                    attempts=attempts,
+                    transcripts=None if store is None else store.transcript,
+                )
+            )
+            if out is None:
+                sys.stdout.writelines(lines)
+                return
+            write_output(out, lines)
+        finally:
+            if store is not None:
+                store.close()
     typer.echo(f"exported {len(run.records)} unit(s) of {run_dir} to {out}", err=True)

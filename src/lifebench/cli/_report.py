@@ -69,11 +69,19 @@ def report(
 
     The JSON is deterministic: the same stored results always print the same bytes (a JSON
     list when several RUN_DIRs are given). --html / --markdown compare all RUN_DIRs in one
-    document instead of printing.
+    document instead of printing. Runs of the same suite and domain are checked for
+    comparability against the first of them (tasks, grader versions, judge, user and tool
+    simulators, options): what makes them incomparable is printed and marked in every format.
     """
     from lifebench.errors import InputError
     from lifebench.reporting import render_report, report_json
-    from lifebench.reporting._bundle import build_run_report, run_labels
+    from lifebench.reporting._bundle import (
+        build_run_report,
+        comparability_by_group,
+        comparability_json,
+        comparability_lines,
+        run_labels,
+    )
     from lifebench.reporting._load import load_run
 
     with user_errors():
@@ -95,6 +103,7 @@ def report(
     if as_json and len(bundles) == 1 and not tasks:
         write_json(report_json(bundles[0].report).rstrip("\n"))
         return
+    groups = comparability_by_group(bundles)
     if as_json:
         docs = []
         for bundle in bundles:
@@ -102,6 +111,8 @@ def report(
             if tasks:
                 units = listed_units(bundle.summaries, failed_only=failed)
                 data["units"] = [s.model_dump(mode="json") for s in units]
+            if len(bundles) > 1:
+                data["comparability"] = comparability_json(bundle, groups)
             docs.append(data)
         out = docs[0] if len(docs) == 1 else docs
         write_json(json.dumps(out, sort_keys=True, indent=2, ensure_ascii=False))
@@ -114,3 +125,5 @@ def report(
             show_tasks=tasks,
             outcomes=listed_units(bundle.summaries, failed_only=failed) if tasks else None,
         )
+    for line in comparability_lines(groups):
+        typer.echo(line)

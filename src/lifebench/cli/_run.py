@@ -128,6 +128,14 @@ def run(
     quiet: Annotated[
         bool, typer.Option(help="No progress display; the report as one headline line.")
     ] = False,
+    record_requests: Annotated[
+        bool,
+        typer.Option(
+            help="Store every model call's request and response as sent and received, and "
+            "each unit's prompts and tools, in the run store (compressed, de-duplicated; "
+            "shown by show / view / export)."
+        ),
+    ] = True,
 ) -> None:
     """Run a suite. With no model configured: the offline demo (the suite's offline agent and
     user on its bundled tasks).
@@ -184,6 +192,7 @@ def run(
             "models_file": str(models) if models else None,
             "cache": cache,
             "quiet": quiet,
+            "record_requests": record_requests,
         }
         options = make_run_options(values)
         plan = ExecutionPlan(
@@ -211,7 +220,12 @@ def finish_report(run_dir: Path, *, quiet: bool) -> Report:
 
     store = RunStore.read(run_dir)
     try:
-        rep = build_report(store.results(), store.config(), grading=store.grading())
+        rep = build_report(
+            store.results(),
+            store.config(),
+            grading=store.grading(),
+            provenance=store.provenance(),
+        )
     finally:
         store.close()
     write_report(rep, run_dir / "report.json")

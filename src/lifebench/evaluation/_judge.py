@@ -19,7 +19,7 @@ import json_repair
 
 from lifebench.errors import FatalProviderError, LifebenchError
 from lifebench.messages import AssistantMessage, Message, SystemMessage, Usage, UserMessage
-from lifebench.models import ChatModel, GenerateConfig
+from lifebench.models import ChatModel, GenerateConfig, labelled
 
 T = TypeVar("T")
 
@@ -74,6 +74,7 @@ async def ask_json(
     max_reasks: int = 2,
     parse: Callable[[str], Any] = parse_json,
     answer_format: str = "JSON",
+    label: str | None = None,
 ) -> JudgeAnswer[T]:
     """Ask ``model`` and return ``check(parse(reply))``, re-asking up to ``max_reasks`` times.
 
@@ -82,6 +83,10 @@ async def ask_json(
     reply text into what ``check`` reads (default: tolerant JSON); it returns ``None`` when
     nothing usable is in the text. Judges whose official output is not JSON (TravelBench's XML)
     pass their own tolerant parser and name the format in ``answer_format`` for the re-ask.
+
+    When the unit's model calls are recorded, each call is labelled with ``label`` (e.g.
+    ``meta-judge``, a window) and re-asks with ``re-ask N``, so that a transcript shows which
+    prompt and reply belong to which judgement.
     """
     if max_reasks < 0:
         raise ValueError(f"max_reasks must be at least 0, got {max_reasks}")
@@ -89,8 +94,12 @@ async def ask_json(
     usage = Usage.zero()
     problem = ""
     for attempt in range(1, max_reasks + 2):
+        tag = label
+        if attempt > 1:
+            tag = f"{label} › re-ask {attempt - 1}" if label else f"re-ask {attempt - 1}"
         try:
-            reply = await model.generate(messages, config=config)
+            with labelled(tag):
+                reply = await model.generate(messages, config=config)
         except FatalProviderError:  # the provider refuses every call: the run stops
             raise
         except LifebenchError as exc:  # the failed call's retries count like any others

@@ -191,7 +191,7 @@ class FlowSuite:
         )
         user = episodes.session_user(options.user, task, user_model, config, options.language)
         simulator = (
-            ToolSimulator(models.resolve(options.tool_model), seed=seed)
+            ToolSimulator(required_model(models, options.tool_model, "tool"), seed=seed)
             if options.tool_model
             else None
         )

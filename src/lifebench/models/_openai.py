@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from types import TracebackType
 from typing import Any
 
@@ -24,6 +26,7 @@ from lifebench.models._convert import (
 from lifebench.models._health import BREAKER, EndpointHealth, HealthPolicy
 from lifebench.models._limits import Limiter, NoLimit
 from lifebench.models._price import Price, Pricing, pricing_for
+from lifebench.models._record import Attempt, CallRecorder, current_context
 from lifebench.models._retry import RetryPolicy, parse_retry_after, parse_retry_after_ms
 from lifebench.models._secrets import Scrubber, redact_url, truncate, url_secrets
 from lifebench.models._types import GenerateConfig, ModelStats
@@ -53,6 +56,24 @@ class _Failure:
     retry_after: float | None = None
     status: int | None = None
     connect: bool = False
+
+
+@dataclass(frozen=True)
+class _Answered:
+    """One attempt as the call recorder keeps it: the HTTP answer (None: none came) and what
+    it meant."""
+
+    answer: _http.HttpAnswer | None
+    result: AssistantMessage | _Failure
+
+
+def _attempt_of(attempt: _Answered) -> Attempt:
+    """A failed attempt for the call record (status, what went wrong, the body received)."""
+    answer, result = attempt.answer, attempt.result
+    detail = result.detail if isinstance(result, _Failure) else "answered"
+    return Attempt(
+        None if answer is None else answer.status, detail, None if answer is None else answer.body
+    )
 
 
 def health_policy(retry: RetryPolicy) -> HealthPolicy:
@@ -117,7 +138,8 @@ class OpenAICompatibleModel:
     ) -> None:
         if timeout_s <= 0:
             raise ValueError("timeout_s must be positive")
-        self._scrub = Scrubber.of((api_key, *url_secrets(base_url)))
+        self._secrets = (api_key, *url_secrets(base_url))
+        self._scrub = Scrubber.of(self._secrets)
         self._name = self._scrub(name)
         self.model = model
         self.base_url = base_url
@@ -137,6 +159,7 @@ class OpenAICompatibleModel:
         self._model_json = dumps(model)
         self._endpoint = cache_endpoint(base_url)
         self._merged: dict[int, tuple[GenerateConfig, GenerateConfig]] = {}
+        self._recorder = CallRecorder(self._name, model, self._display_url, self._secrets)
 
     @property
     def name(self) -> str:
@@ -199,34 +222,88 @@ class OpenAICompatibleModel:
         options, config_digest = self._wire.config(effective)
         wire = self._wire
         pieces = [wire.message(m) for m in messages]
-        tools_json = tools_digest = None
+        tools_piece = None
         if tools:
-            tools_json, tools_digest = wire.tools(tools)
+            tools_piece = wire.tools(tools)
+        ctx = current_context()  # the unit's call log, when calls are recorded
+        plain = needs_plain_body(effective)
         key: str | None = None
         if self.cache is not None:
             key = key_of(
                 self._endpoint,
                 self.model,
                 config_digest,
-                tools_digest,
+                None if tools_piece is None else tools_piece[1],
                 [digest for _, digest in pieces],
             )
+        record = None
+        if ctx is not None:
+            record = partial(
+                self._recorder.record,
+                ctx,
+                pieces=pieces,
+                tools=tools_piece,
+                options=options,
+                cache_key=key,
+                started=time.perf_counter(),
+            )
+        if self.cache is not None and key is not None:
             hit = await self.cache.get(key)
             if hit is not None:
                 self.stats.cache_hits += 1
                 self._record(hit)
+                if record is not None:
+                    record(
+                        body=self._plain(messages, tools, effective) if plain else None,
+                        answer=hit,
+                        response=hit.model_dump_json().encode("utf-8"),
+                        response_kind="cache",
+                    )
                 return hit
-        if needs_plain_body(effective):
-            body = plain_body(
-                self.model, [message_to_openai(m) for m in messages], tools, effective
-            )
+        if plain:
+            body = self._plain(messages, tools, effective)
         else:
-            body = build_body(self._model_json, [f for f, _ in pieces], tools_json, options)
-        answer = await self._call_with_retries(body)
+            body = build_body(
+                self._model_json,
+                [f for f, _ in pieces],
+                None if tools_piece is None else tools_piece[0],
+                options,
+            )
+        trace: list[_Answered] = []
+        try:
+            answer = await self._call_with_retries(body, trace if record is not None else None)
+        except ModelError as exc:
+            if record is not None:
+                record(
+                    body=body if plain else None,
+                    answer=None,
+                    response=None,
+                    response_kind="http",
+                    attempts=[_attempt_of(t) for t in trace],
+                    error=str(exc),
+                )
+            raise
         self._record(answer)
+        if record is not None:
+            final = trace[-1].answer if trace else None
+            record(
+                body=body if plain else None,
+                answer=answer,
+                response=final.body if final is not None else None,
+                response_kind="http",
+                attempts=[_attempt_of(t) for t in trace[:-1]],
+            )
         if self.cache is not None and key is not None:
             await self.cache.put(key, self.model, answer)
         return answer
+
+    def _plain(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[dict[str, Any]] | None,
+        effective: GenerateConfig,
+    ) -> bytes:
+        return plain_body(self.model, [message_to_openai(m) for m in messages], tools, effective)
 
     def _record(self, answer: AssistantMessage) -> None:
         self.stats.calls += 1
@@ -237,7 +314,9 @@ class OpenAICompatibleModel:
             self.stats.cost += usage.cost
             self.stats.usage_missing += usage.usage_missing
 
-    async def _call_with_retries(self, body: bytes) -> AssistantMessage:
+    async def _call_with_retries(
+        self, body: bytes, trace: list[_Answered] | None = None
+    ) -> AssistantMessage:
         policy = self.retry
         health = self._health
         call = object()
@@ -252,7 +331,7 @@ class OpenAICompatibleModel:
                     raise FatalProviderError(str(exc), status=exc.status, retries=retries) from None
                 attempt += 1
                 self.stats.api_calls += 1
-                outcome = await self._attempt(body, retries)
+                outcome = await self._attempt(body, retries, trace)
                 if isinstance(outcome, AssistantMessage):
                     health.on_answer(self.model, success=True)
                     return outcome
@@ -311,7 +390,15 @@ class OpenAICompatibleModel:
             retries=retries,
         )
 
-    async def _attempt(self, body: bytes, retries: int) -> AssistantMessage | _Failure:
+    async def _attempt(
+        self, body: bytes, retries: int, trace: list[_Answered] | None = None
+    ) -> AssistantMessage | _Failure:
+        outcome = await self._attempt_once(body, retries)
+        if trace is not None:  # what the recorder keeps of this attempt (see generate)
+            trace.append(outcome if isinstance(outcome, _Answered) else _Answered(None, outcome))
+        return outcome.result if isinstance(outcome, _Answered) else outcome
+
+    async def _attempt_once(self, body: bytes, retries: int) -> _Answered | _Failure:
         try:
             async with self._limiter:
                 async with asyncio.timeout(self.timeout_s + _HARD_DEADLINE_GRACE_S):
@@ -325,6 +412,9 @@ class OpenAICompatibleModel:
             return _Failure(detail, "retry", connect=exc.kind == "connect")
         except TimeoutError:
             return _Failure(f"request exceeded {self.timeout_s:g}s", "retry")
+        return _Answered(answer, self._read(answer, retries))
+
+    def _read(self, answer: _http.HttpAnswer, retries: int) -> AssistantMessage | _Failure:
         status = answer.status
         if 200 <= status < 300:
             try:

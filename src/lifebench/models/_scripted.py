@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import inspect
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from lifebench.errors import ModelError
 from lifebench.messages import AssistantMessage, Message, Usage
+from lifebench.models._record import CallContext, CallRecorder, current_context
 from lifebench.models._types import GenerateConfig, ModelStats
+from lifebench.models._wire import WireCache
 
 ScriptOutput: TypeAlias = AssistantMessage | str
 ScriptFunction: TypeAlias = Callable[
@@ -62,6 +65,7 @@ class ScriptedModel:
         self._position = 0
         self.calls: list[ScriptedCall] = []
         self.stats = ModelStats()
+        self._recorder: tuple[CallRecorder, WireCache] | None = None
 
     @property
     def name(self) -> str:
@@ -101,6 +105,8 @@ class ScriptedModel:
         tool_list = [dict(t) for t in tools] if tools is not None else None
         self.calls.append(ScriptedCall(list(messages), tool_list, config))
         self.stats.api_calls += 1
+        ctx = current_context()
+        started = time.perf_counter()
         if self._position < len(self._script):
             item = self._script[self._position]
             self._position += 1
@@ -108,13 +114,45 @@ class ScriptedModel:
             item = self._script[-1]
         else:
             self.stats.failures += 1
-            raise ModelError(
+            error = ModelError(
                 f"ScriptedModel {self._name!r}: script exhausted: call #{len(self.calls)} "
                 f"but only {len(self._script)} output(s) were scripted"
             )
+            if ctx is not None:
+                self._record(ctx, messages, tools, config, None, str(error), started)
+            raise error
         answer = await self._render(item, messages, tool_list)
         self.stats.calls += 1
+        if ctx is not None:
+            self._record(ctx, messages, tools, config, answer, None, started)
         return answer
+
+    def _record(
+        self,
+        ctx: CallContext,
+        messages: Sequence[Message],
+        tools: Sequence[dict[str, Any]] | None,
+        config: GenerateConfig | None,
+        answer: AssistantMessage | None,
+        error: str | None,
+        started: float,
+    ) -> None:
+        """Record the call as an OpenAI-compatible model would have sent it."""
+        if self._recorder is None:
+            self._recorder = (CallRecorder(self._name, self._name, None), WireCache())
+        recorder, wire = self._recorder
+        recorder.record(
+            ctx,
+            pieces=[wire.message(m) for m in messages],
+            tools=wire.tools(tools) if tools else None,
+            options=wire.config(config or GenerateConfig())[0],
+            body=None,
+            answer=answer,
+            response=None if answer is None else answer.model_dump_json().encode("utf-8"),
+            response_kind="scripted",
+            error=error,
+            started=started,
+        )
 
     @staticmethod
     async def _render(

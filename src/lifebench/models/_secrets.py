@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 import logging
 import os
 import re
@@ -74,11 +75,12 @@ def _base64_cores(secret: str) -> list[str]:
 
 
 def secret_forms(secret: str) -> tuple[str, ...]:
-    """The texts ``secret`` may appear as: as given and percent-encoded (``quote``,
-    ``quote_plus``); its base64 forms are :func:`_base64_cores`."""
+    """The texts ``secret`` may appear as: as given, percent-encoded (``quote``,
+    ``quote_plus``) and JSON-escaped; its base64 forms are :func:`_base64_cores`."""
     if len(secret) < MIN_SECRET or secret == "EMPTY":
         return ()
-    return tuple(dict.fromkeys([secret, quote(secret, safe=""), quote_plus(secret)]))
+    escaped = [json.dumps(secret)[1:-1], json.dumps(secret, ensure_ascii=False)[1:-1]]
+    return tuple(dict.fromkeys([secret, quote(secret, safe=""), quote_plus(secret), *escaped]))
 
 
 def environment_secrets(environ: Mapping[str, str] | None = None) -> tuple[str, ...]:

@@ -13,6 +13,7 @@ from typing import Any
 from lifebench.reporting._load import RunData
 from lifebench.reporting._outcomes import UnitSummary, tool_error_kinds, unit_summaries
 from lifebench.reporting._report import Report, build_report
+from lifebench.runner._provenance import Difference, RunFacts, compare_facts
 
 
 def model_label(spec: object, kind: object) -> str:
@@ -42,6 +43,8 @@ class RunReport:
     summaries: list[UnitSummary]
     tool_errors: dict[str, int]
     complexity: list[ComplexityBucket]
+    facts: RunFacts | None = None
+    """What :func:`lifebench.runner.comparability` compares (None: not read)."""
 
     @property
     def config(self) -> dict[str, Any]:
@@ -99,7 +102,7 @@ def complexity_buckets(report: Report, records: Sequence[Any]) -> list[Complexit
 
 def build_run_report(run: RunData, label: str) -> RunReport:
     """Report of ``run`` with its unit summaries, tool error kinds and complexity buckets."""
-    report = build_report(run.records, run.config, grading=run.grading)
+    report = build_report(run.records, run.config, grading=run.grading, provenance=run.provenance)
     return RunReport(
         label=label,
         run_dir=str(run.run_dir),
@@ -107,6 +110,7 @@ def build_run_report(run: RunData, label: str) -> RunReport:
         summaries=unit_summaries(run.records),
         tool_errors=tool_error_kinds(run.records),
         complexity=complexity_buckets(report, run.records),
+        facts=run.facts,
     )
 
 
@@ -126,4 +130,88 @@ def run_labels(run_dirs: Sequence[str | Path]) -> list[str]:
         out.append(
             label if seen[label] == 1 and labels.count(label) == 1 else f"{label}#{seen[label]}"
         )
+    return out
+
+
+@dataclass(frozen=True)
+class GroupComparability:
+    """The runs of one leaderboard column compared with its first run (the reference)."""
+
+    group: str
+    reference: str
+    differences: dict[str, list[Difference]]
+    """Label → its differences from the reference (every run of the column but the first)."""
+
+    @property
+    def comparable(self) -> bool:
+        """False when some run's numbers may not be put beside the reference's."""
+        return not any(not d.comparable for diffs in self.differences.values() for d in diffs)
+
+    def reasons(self) -> list[tuple[str, list[Difference]]]:
+        """(label, the differences that break comparability) of each run that has some."""
+        out = []
+        for label, diffs in self.differences.items():
+            bad = [d for d in diffs if not d.comparable]
+            if bad:
+                out.append((label, bad))
+        return out
+
+    def notes(self) -> list[tuple[str, list[Difference]]]:
+        """(label, the differences that are only noted) of each run that has some."""
+        out = []
+        for label, diffs in self.differences.items():
+            noted = [d for d in diffs if d.comparable]
+            if noted:
+                out.append((label, noted))
+        return out
+
+
+def comparability_by_group(runs: Sequence[RunReport]) -> dict[str, GroupComparability]:
+    """For each leaderboard column (suite/domain) with several runs: every run compared with
+    the column's first run (:func:`lifebench.runner.comparability`)."""
+    groups: dict[str, list[RunReport]] = defaultdict(list)
+    for r in runs:
+        groups[r.group].append(r)
+    out: dict[str, GroupComparability] = {}
+    for group, members in sorted(groups.items()):
+        reference = members[0]
+        if len(members) < 2 or reference.facts is None:
+            continue
+        differences = {
+            r.label: compare_facts(reference.facts, r.facts)
+            for r in members[1:]
+            if r.facts is not None
+        }
+        out[group] = GroupComparability(group, reference.label, differences)
+    return out
+
+
+def comparability_json(
+    run: RunReport, groups: dict[str, GroupComparability]
+) -> dict[str, Any] | None:
+    """The ``comparability`` entry of a run in a several-run JSON report: the reference run of
+    its column, whether it is comparable with it, and every difference (None: the run is
+    alone in its column or is the reference)."""
+    group = groups.get(run.group)
+    if group is None or run.label not in group.differences:
+        return None
+    diffs = group.differences[run.label]
+    return {
+        "reference": group.reference,
+        "comparable": all(d.comparable for d in diffs),
+        "differences": [d.model_dump(mode="json") for d in diffs],
+    }
+
+
+def comparability_lines(groups: dict[str, GroupComparability]) -> list[str]:
+    """One line per run that is not comparable with its column's reference (and one per run
+    with noted differences), for the terminal."""
+    out = []
+    for g, group in groups.items():
+        for label, diffs in group.reasons():
+            details = "; ".join(d.detail for d in diffs)
+            out.append(f"NOT COMPARABLE ({g}): {label} vs {group.reference}: {details}")
+        for label, diffs in group.notes():
+            details = "; ".join(d.detail for d in diffs)
+            out.append(f"note ({g}): {label} vs {group.reference}: {details}")
     return out

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lifebench import __version__
-from lifebench.reporting._bundle import RunReport
+from lifebench.reporting._bundle import RunReport, comparability_by_group
 from lifebench.reporting._charts import Bar, Chart, bar_chart
 from lifebench.reporting._format import metric_text
 from lifebench.reporting._outcomes import OUTCOME_MARKS, UnitSummary
@@ -204,6 +204,7 @@ def _context(runs: Sequence[RunReport]) -> dict[str, Any]:
         "runs": runs,
         "groups": groups,
         "board": board,
+        "comparability": comparability_by_group(runs),
         "charts": charts,
         "suites": suite_sections(runs),
         "tasks": {r.label: task_rows(r) for r in runs},

@@ -8,6 +8,8 @@ from typing import Any
 
 from lifebench.errors import LifebenchError
 from lifebench.runner import AttemptRecord, RunMeta, RunStore, UnitRecord
+from lifebench.runner._provenance import Provenance, RunFacts
+from lifebench.runner._transcript import Transcript
 
 
 @dataclass(frozen=True)
@@ -21,6 +23,10 @@ class RunData:
     task_hashes: dict[str, str]
     attempts: list[AttemptRecord]
     grading: dict[str, Any] | None = None
+    provenance: Provenance | None = None
+    """The latest session's provenance (None: not recorded)."""
+    facts: RunFacts | None = None
+    """What :func:`lifebench.runner.comparability` compares (None: not read)."""
 
     @property
     def config(self) -> dict[str, Any]:
@@ -68,6 +74,8 @@ def load_run(run_dir: str | Path, *, attempts: bool = False) -> RunData:
             task_hashes=store.tasks(),
             attempts=store.attempt_log() if attempts else [],
             grading=store.grading(),
+            provenance=store.provenance(),
+            facts=store.facts(),
         )
     except Exception as exc:  # a damaged or foreign database: one clear message
         import sqlite3
@@ -75,5 +83,18 @@ def load_run(run_dir: str | Path, *, attempts: bool = False) -> RunData:
         if isinstance(exc, sqlite3.DatabaseError):
             raise LifebenchError(f"{run_dir}: cannot read the run store: {exc}") from None
         raise
+    finally:
+        store.close()
+
+
+def load_transcript(run_dir: str | Path, task_id: str, trial: int) -> Transcript:
+    """The recorded briefing and model calls of one unit (read-only; safe while a run writes).
+
+    Raises:
+        LifebenchError: ``run_dir`` is not a run directory or cannot be read.
+    """
+    store = RunStore.read(run_dir)
+    try:
+        return store.transcript(task_id, trial)
     finally:
         store.close()

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from pydantic import ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from lifebench._util.files import write_atomic
 from lifebench._util.hashing import canonical_json
@@ -49,6 +49,13 @@ class Report(Metrics):
     def grading_summary(self) -> str:
         """One line: which grading produced the numbers (and a caveat when mixed)."""
         return grading_line(self.grading)
+
+    provenance: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Where the numbers come from (the latest session): lifebench version and "
+        "git commit, key package versions, task file and task hashes, grader version of "
+        "every basis, the model of every role (empty: not recorded by the run).",
+    )
 
     failures: list[FailureGroup] = Field(
         default_factory=list,
@@ -114,13 +121,15 @@ def build_report(
     config: Mapping[str, Any],
     *,
     grading: Mapping[str, Any] | None = None,
+    provenance: BaseModel | None = None,
     bootstrap_samples: int = DEFAULT_BOOTSTRAP_SAMPLES,
     seed: int = DEFAULT_BOOTSTRAP_SEED,
 ) -> Report:
     """Compute the metrics of ``records``, add the suite's own metrics (the suite named in
     ``config``), attach ``config`` (normalised to plain JSON) and describe the grading behind
     the numbers (``grading``: the store's grading log, see ``RunStore.grading``; without it,
-    the configuration's evaluator). A mixed grading adds a warning."""
+    the configuration's evaluator) and where they come from (``provenance``, see
+    ``RunStore.provenance``). A mixed grading adds a warning."""
     from lifebench.suites import get_suite
 
     records = list(records)
@@ -152,6 +161,7 @@ def build_report(
         config=plain_config,
         suite_metric_names=sorted(extra),
         grading=described,
+        provenance={} if provenance is None else provenance.model_dump(mode="json"),
         failures=failure_groups(unit_summaries(records)),
     )
 

@@ -15,7 +15,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from lifebench.evaluation._types import BasisResult, CriterionVerdict, Evaluation
 from lifebench.messages import AssistantMessage, ToolResultMessage, Usage
 from lifebench.reporting._outcomes import UnitSummary, unit_summary
+from lifebench.reporting._transcript import TranscriptView, transcript_view
 from lifebench.runner import UnitRecord
+from lifebench.runner._transcript import Transcript
 
 MAX_STATE_CHANGES = 500
 
@@ -110,6 +112,11 @@ class TrajectoryView(_Frozen):
         None, description="None when the initial state could not be found in the task."
     )
     state_note: str = ""
+    transcript: TranscriptView | None = Field(
+        None,
+        description="What the models saw and said: briefing (prompts, tools) and every model "
+        "call with its exact request and response (None: not read).",
+    )
 
 
 def _windows(result: BasisResult) -> list[dict[str, Any]]:
@@ -216,8 +223,11 @@ def state_changes(
     return out, note
 
 
-def trajectory_view(record: UnitRecord, task_json: str | None = None) -> TrajectoryView:
-    """Build the view of ``record``; ``task_json`` (the stored task) enables state differences."""
+def trajectory_view(
+    record: UnitRecord, task_json: str | None = None, transcript: Transcript | None = None
+) -> TrajectoryView:
+    """Build the view of ``record``; ``task_json`` (the stored task) enables state differences;
+    ``transcript`` (:meth:`RunStore.transcript`) adds the briefing and the model calls."""
     sim, ev = record.simulation, record.evaluation
     bases = _basis_views(ev) if ev is not None else []
     in_window = _window_of_messages(bases)
@@ -295,4 +305,5 @@ def trajectory_view(record: UnitRecord, task_json: str | None = None) -> Traject
         bases=bases,
         state_changes=changes,
         state_note=note,
+        transcript=None if transcript is None else transcript_view(transcript),
     )

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from lifebench.rl._env import StepEnvironment, StepSession
 from lifebench.runner._experiment import grading_description
+from lifebench.runner._provenance import collect
 from lifebench.runner._store import RunStore
 from lifebench.runner._units import WorkUnit
 from lifebench.suites._options import config_hash_of
@@ -24,16 +25,21 @@ class RunRecorder:
         options = env.options
         exp = env.experiment
         self.run_dir = run_dir
+        hashes = {i: t.content_hash() for i, t in exp.tasks.items()}
+        provenance = collect(options, hashes, exp.evaluators, exp.models.resolve)
         self._store = RunStore.open(
             run_dir,
             {**options.semantic_dict(), "bases": exp.bases},
             options.config_hash(),
-            {i: t.content_hash() for i, t in exp.tasks.items()},
+            hashes,
             {i: t.model_dump_json() for i, t in exp.tasks.items()},
             rehash=config_hash_of,
             command=command,
+            provenance=provenance,
         )
-        self._grading = self._store.begin_grading("run", grading_description(options, exp.bases), 0)
+        self._grading = self._store.begin_grading(
+            "run", grading_description(options, exp.bases), 0, provenance
+        )
         self.recorded = 0
         self.errors = 0
 

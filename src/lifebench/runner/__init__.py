@@ -6,6 +6,13 @@ and resumed at any point.
 """
 
 from lifebench.runner._progress import Progress, ProgressCounts, RetryObserver
+from lifebench.runner._provenance import (
+    Difference,
+    Provenance,
+    RunFacts,
+    comparability,
+    grader_version,
+)
 from lifebench.runner._records import AttemptRecord, EventKind, RunMeta, UnitRecord, UnitStatus
 from lifebench.runner._scheduler import (
     Execute,
@@ -20,11 +27,14 @@ from lifebench.runner._units import UnitOutcome, WorkUnit
 __all__ = [
     "STORE_FILENAME",
     "AttemptRecord",
+    "Difference",
     "EventKind",
     "Execute",
     "Progress",
     "ProgressCounts",
+    "Provenance",
     "RetryObserver",
+    "RunFacts",
     "RunMeta",
     "RunStore",
     "RunSummary",
@@ -32,7 +42,9 @@ __all__ = [
     "UnitRecord",
     "UnitStatus",
     "WorkUnit",
+    "comparability",
     "exception_summary",
+    "grader_version",
     "infra_outcome",
     "run_units",
 ]

@@ -24,9 +24,12 @@ from lifebench.evaluation import BasisResult, Evaluation, Evaluator, JudgeError,
 from lifebench.messages import Usage
 from lifebench.models import ModelFactory
 from lifebench.models._cache import ModelCache
+from lifebench.models._record import grading, recording
 from lifebench.runner._progress import Progress
+from lifebench.runner._provenance import collect
 from lifebench.runner._scheduler import Backend, RunSummary, run_units
 from lifebench.runner._store import RunStore
+from lifebench.runner._transcript import UnitRecorder
 from lifebench.runner._units import UnitOutcome, WorkUnit
 from lifebench.simulation import Simulation, TerminationReason, run_episode
 from lifebench.suites import RunOptions, RunWarmer, Suite, get_suite
@@ -124,6 +127,7 @@ class Experiment:
     notes: list[str] = field(default_factory=list)
     """What resuming noticed (see :attr:`RunStore.notes`), filled by :func:`run_experiment`."""
     _warming: asyncio.Task[None] | None = field(default=None, init=False, repr=False)
+    _recorder: UnitRecorder = field(default_factory=UnitRecorder, init=False, repr=False)
 
     async def execute_unit(self, unit: WorkUnit) -> UnitOutcome:
         """Simulate and grade one unit (layer 1), with no I/O of its own.
@@ -137,15 +141,28 @@ class Experiment:
             # the endpoint's first answer), so the thread uses time the event loop is idle.
             self._warming = asyncio.create_task(self._warm_up())
         task = self.tasks[unit.task_id]
-        episode = self.suite.build_episode(task, unit.trial, unit.seed, self.options, self.models)
-        simulation = await run_episode(episode)
-        if simulation.termination is TerminationReason.INFRASTRUCTURE_ERROR:
+        log = self._recorder.log() if self.options.record_requests else None
+        with recording(log):  # every model call of the unit goes into its log
+            episode = self.suite.build_episode(
+                task, unit.trial, unit.seed, self.options, self.models
+            )
+            if log is not None:
+                self._recorder.brief(log, episode)
+            simulation = await run_episode(episode)
+            evaluation = None
+            if simulation.termination is not TerminationReason.INFRASTRUCTURE_ERROR:
+                evaluation = await evaluate(task, simulation, self.evaluators, self.bases)
+        calls = None if log is None else log.pack()
+        if evaluation is None:
             rejected = bool(simulation.info.get(REJECTED_FLAG))
             return UnitOutcome(
-                simulation=simulation, error=simulation.error, infra=not rejected, rejected=rejected
+                simulation=simulation,
+                error=simulation.error,
+                infra=not rejected,
+                rejected=rejected,
+                calls=calls,
             )
-        evaluation = await evaluate(task, simulation, self.evaluators, self.bases)
-        return UnitOutcome(simulation=simulation, evaluation=evaluation)
+        return UnitOutcome(simulation=simulation, evaluation=evaluation, calls=calls)
 
     async def execute(self, unit: WorkUnit) -> UnitOutcome:
         """:class:`~lifebench.runner._workers.UnitExecutor`: :meth:`execute_unit`."""
@@ -187,7 +204,8 @@ async def evaluate(
     errors: list[str] = []
     for name, evaluator in evaluators.items():
         try:
-            results[name] = await evaluator.evaluate(task, simulation)
+            with grading(name):  # recorded judge calls name the basis they grade
+                results[name] = await evaluator.evaluate(task, simulation)
         except FatalProviderError:
             raise
         except (JudgeError, InfrastructureError) as exc:
@@ -382,13 +400,16 @@ async def run_experiment(
     options = exp.options  # with the domain resolved
     config = {**options.semantic_dict(), "bases": exp.bases}
     try:
+        hashes = {i: t.content_hash() for i, t in exp.tasks.items()}
+        provenance = collect(options, hashes, exp.evaluators, exp.models.resolve)
         store = RunStore.open(
             exp.run_dir,
             config,
             options.config_hash(),
-            {i: t.content_hash() for i, t in exp.tasks.items()},
+            hashes,
             {i: t.model_dump_json() for i, t in exp.tasks.items()},
             rehash=config_hash_of,
+            provenance=provenance,
         )
     except BaseException:
         await exp.aclose()
@@ -398,7 +419,7 @@ async def run_experiment(
         if on_ready is not None:
             on_ready()
         grading = store.begin_grading(
-            "run", grading_description(options, exp.bases), len(exp.units)
+            "run", grading_description(options, exp.bases), len(exp.units), provenance
         )
         summary = await run_units(
             exp.units,

@@ -8,11 +8,13 @@ from pathlib import Path
 from typing import Any
 
 from lifebench.errors import InputError
-from lifebench.models import ModelCache, ModelFactory
+from lifebench.models import ModelCache, ModelFactory, recording
 from lifebench.runner._experiment import CACHE_FILENAME, evaluate, grading_description
 from lifebench.runner._progress import Progress
+from lifebench.runner._provenance import collect
 from lifebench.runner._scheduler import primary_error
 from lifebench.runner._store import RunStore
+from lifebench.runner._transcript import UnitRecorder
 from lifebench.suites import RunOptions, get_suite
 from lifebench.suites._options import make_run_options
 from lifebench.suites._registry import options_model
@@ -61,6 +63,7 @@ async def regrade(
     models_file: str | None = None,
     concurrency: int = 8,
     progress: Progress | None = None,
+    record_requests: bool = True,
 ) -> RegradeSummary:
     """Grade every completed simulation of ``run_dir`` again with the evaluators of ``overrides``.
 
@@ -70,7 +73,8 @@ async def regrade(
     defines the reward, how many simulations it is to grade, whether it finished), so a report
     can tell which grading produced its numbers — and that a re-grade killed part-way left
     them mixed. A judge provider that refuses every call stops the re-grade
-    (:class:`~lifebench.errors.FatalProviderError`).
+    (:class:`~lifebench.errors.FatalProviderError`). With ``record_requests`` the judge's
+    requests and responses are stored with each new evaluation.
     """
     store = RunStore.read(run_dir, write=True)
     try:
@@ -95,8 +99,12 @@ async def regrade(
             )
         evaluators = suite.build_evaluators(options, models)
         bases = suite.reward_bases(options)
-        grading = store.begin_grading("eval", grading_description(options, bases), len(records))
+        provenance = collect(options, store.tasks(), evaluators, models.resolve)
+        grading = store.begin_grading(
+            "eval", grading_description(options, bases), len(records), provenance
+        )
         limit = asyncio.Semaphore(concurrency)
+        recorder = UnitRecorder()
         errors = 0
         if progress is not None:
             progress.start(total=len(records))
@@ -106,10 +114,18 @@ async def regrade(
             async with limit:
                 if progress is not None:
                     progress.unit_started()
-                new = await evaluate(
-                    tasks[record.task_id], record.simulation, evaluators, bases, record.evaluation
+                log = recorder.log() if record_requests else None
+                with recording(log):
+                    new = await evaluate(
+                        tasks[record.task_id],
+                        record.simulation,
+                        evaluators,
+                        bases,
+                        record.evaluation,
+                    )
+                store.record_evaluation(
+                    record.task_id, record.trial, new, None if log is None else log.pack()
                 )
-                store.record_evaluation(record.task_id, record.trial, new)
                 errors += int(new.error is not None)
                 if progress is not None:
                     progress.unit_finished(failed=new.error is not None)

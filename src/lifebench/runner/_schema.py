@@ -1,15 +1,20 @@
 """Table layout of ``run.sqlite`` (see :class:`lifebench.runner.RunStore`) and its migrations.
 
-Version 2 (this one) added the ``rejected`` unit status, the writer lease, the grading log and
-notes on sessions. A version-1 store is migrated in place the first time a writer opens it
-(one transaction); readers of a version-1 store see it as it is.
+Version 3 (this one) added what the models saw: ``blobs`` (content-addressed, compressed
+pieces of requests and responses), ``calls`` (every model call of an attempt or a re-grade,
+as a recipe over blobs), ``briefings`` (the prompts and tools an attempt started with),
+``run_tools`` (the tool lists offered, once per run), and provenance (``sessions`` and
+``gradings`` gained ``provenance_json``). Version 2 added the ``rejected`` unit status, the
+writer lease, the grading log and notes on sessions. An older store is migrated in place the
+first time a writer opens it (one transaction); readers of an older store see it as it is
+(no calls, no provenance).
 """
 
 from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 _UNITS_TABLE = """
 CREATE TABLE IF NOT EXISTS {name} (
@@ -44,7 +49,8 @@ CREATE TABLE IF NOT EXISTS sessions (
     lifebench_version TEXT    NOT NULL,
     resumed           INTEGER NOT NULL,
     tasks_added       INTEGER NOT NULL,
-    notes             TEXT
+    notes             TEXT,
+    provenance_json   TEXT
 );
 CREATE TABLE IF NOT EXISTS tasks (
     task_id      TEXT PRIMARY KEY,
@@ -93,7 +99,40 @@ CREATE TABLE IF NOT EXISTS gradings (
     graded         INTEGER,
     errors         INTEGER,
     started_at     TEXT    NOT NULL,
-    finished_at    TEXT
+    finished_at    TEXT,
+    provenance_json TEXT
+);
+CREATE TABLE IF NOT EXISTS blobs (
+    hash  TEXT    PRIMARY KEY,
+    codec TEXT    NOT NULL CHECK (codec IN ('raw', 'zlib')),
+    size  INTEGER NOT NULL,
+    data  BLOB    NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS calls (
+    log_id    INTEGER NOT NULL,
+    seq       INTEGER NOT NULL,
+    task_id   TEXT    NOT NULL,
+    trial     INTEGER NOT NULL,
+    role      TEXT    NOT NULL,
+    basis     TEXT,
+    label     TEXT,
+    cached    INTEGER NOT NULL,
+    cache_key TEXT,
+    call_json TEXT    NOT NULL,
+    PRIMARY KEY (log_id, seq)
+);
+CREATE INDEX IF NOT EXISTS calls_unit ON calls (task_id, trial);
+CREATE TABLE IF NOT EXISTS briefings (
+    log_id        INTEGER PRIMARY KEY,
+    task_id       TEXT    NOT NULL,
+    trial         INTEGER NOT NULL,
+    briefing_json TEXT    NOT NULL
+);
+CREATE INDEX IF NOT EXISTS briefings_unit ON briefings (task_id, trial);
+CREATE TABLE IF NOT EXISTS run_tools (
+    hash        TEXT PRIMARY KEY,
+    first_task  TEXT    NOT NULL,
+    first_trial INTEGER NOT NULL
 );
 """
 )
@@ -104,16 +143,28 @@ def statements(ddl: str) -> list[str]:
     return [s for s in ddl.split(";") if s.strip()]
 
 
+def _add_column(conn: sqlite3.Connection, table: str, column: str, kind: str) -> None:
+    """``ALTER TABLE table ADD COLUMN column kind`` unless the column is there (a table the
+    DDL has just created has it already)."""
+    columns = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+    if column not in columns:
+        conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+
+
 def migrate(conn: sqlite3.Connection, from_version: int) -> None:
     """Bring a store of ``from_version`` to :data:`SCHEMA_VERSION` (inside the caller's
-    transaction). Version 1 lacked ``rejected`` in the status check (a table rebuild) and the
-    ``notes`` column of sessions."""
+    transaction, after the DDL created the tables that were missing). Version 1 lacked
+    ``rejected`` in the status check (a table rebuild) and the ``notes`` column of sessions;
+    version 2 lacked the provenance columns of sessions and gradings (the new tables of
+    version 3 — blobs, calls, briefings, run_tools — are created by the DDL, empty: units
+    recorded before have no calls)."""
     if from_version < 2:
         conn.execute(_UNITS_TABLE.format(name="units_v2"))
         conn.execute("INSERT INTO units_v2 SELECT * FROM units")
         conn.execute("DROP TABLE units")
         conn.execute("ALTER TABLE units_v2 RENAME TO units")
-        columns = {row[1] for row in conn.execute("PRAGMA table_info(sessions)")}
-        if "notes" not in columns:
-            conn.execute("ALTER TABLE sessions ADD COLUMN notes TEXT")
+        _add_column(conn, "sessions", "notes", "TEXT")
+    if from_version < 3:
+        _add_column(conn, "sessions", "provenance_json", "TEXT")
+        _add_column(conn, "gradings", "provenance_json", "TEXT")
     conn.execute("UPDATE run_meta SET schema_version = ?", (SCHEMA_VERSION,))

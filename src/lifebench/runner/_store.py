@@ -24,6 +24,7 @@ import json
 import os
 import sqlite3
 import time
+import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -36,6 +37,7 @@ from lifebench import __version__
 from lifebench._util.hashing import canonical_json
 from lifebench.errors import ConfigChangedError, LifebenchError
 from lifebench.evaluation._types import Evaluation
+from lifebench.models._record import Blob, PackedCalls, decode_blob, encode_blob
 from lifebench.models._secrets import Scrubber
 from lifebench.runner._diff import config_differences, task_differences
 from lifebench.runner._errors import (
@@ -56,8 +58,11 @@ from lifebench.runner._lease import (
     this_holder,
 )
 from lifebench.runner._lease import write_holder as _write_holder
+from lifebench.runner._provenance import Provenance, RunFacts, facts_from
 from lifebench.runner._records import AttemptRecord, EventKind, RunMeta, UnitRecord, UnitStatus
 from lifebench.runner._schema import DDL, SCHEMA_VERSION, migrate, statements
+from lifebench.runner._transcript import Transcript, read_transcript
+from lifebench.runner._transcript import run_tools as read_run_tools
 from lifebench.runner._units import PackedOutcome, UnitOutcome, WorkUnit
 from lifebench.simulation._types import Simulation
 
@@ -234,6 +239,7 @@ class RunStore:
         *,
         rehash: Rehash | None = None,
         command: str = "lifebench run",
+        provenance: Provenance | None = None,
     ) -> RunStore:
         """Create the run store in ``run_dir``, or resume the one already there, as its writer.
 
@@ -247,7 +253,8 @@ class RunStore:
         endpoint for the same model) are accepted and listed in :attr:`notes`; the stored
         configuration becomes the current one. Tasks not seen before are added. ``task_data``
         (task id → the task's JSON) is kept so that trajectories can be re-graded without the
-        original task file.
+        original task file. ``provenance`` (versions, commit, packages, task hashes, graders,
+        models) is stored with the session.
 
         Raises:
             StoreInUseError: Another live process writes to ``run_dir``.
@@ -274,8 +281,12 @@ class RunStore:
                     if lease_note:
                         notes.insert(0, lease_note)
                     conn.execute(
-                        "UPDATE sessions SET notes = ? WHERE id = (SELECT max(id) FROM sessions)",
-                        ("\n".join(notes) or None,),
+                        "UPDATE sessions SET notes = ?, provenance_json = ? "
+                        "WHERE id = (SELECT max(id) FROM sessions)",
+                        (
+                            "\n".join(notes) or None,
+                            None if provenance is None else provenance.model_dump_json(),
+                        ),
                     )
                     conn.executemany(
                         "INSERT OR IGNORE INTO task_data (task_id, task_json) VALUES (?, ?)",
@@ -533,6 +544,7 @@ class RunStore:
         *,
         infra: bool | None = None,
         rejected: bool = False,
+        calls: PackedCalls | None = None,
     ) -> UnitStatus:
         """Record one attempt of ``unit`` atomically (unit row + attempt-log entry).
 
@@ -542,7 +554,9 @@ class RunStore:
         the attempt log keeps every attempt. Returns the new status.
         """
         is_infra = (error is not None) if infra is None else infra
-        outcome = UnitOutcome(simulation, evaluation, error, infra=is_infra, rejected=rejected)
+        outcome = UnitOutcome(
+            simulation, evaluation, error, infra=is_infra, rejected=rejected, calls=calls
+        )
         return self.record_packed(PackedOutcome.of(unit, outcome))
 
     def record_packed(self, packed: PackedOutcome) -> UnitStatus:
@@ -572,7 +586,7 @@ class RunStore:
                 "SELECT attempts FROM units WHERE task_id = ? AND trial = ?",
                 (unit.task_id, unit.trial),
             ).fetchone()
-            self._log(
+            log_id = self._log(
                 conn,
                 EventKind.ATTEMPT,
                 unit,
@@ -584,6 +598,8 @@ class RunStore:
                 packed.duration_s,
                 now,
             )
+            if packed.calls is not None:
+                self._save_calls(conn, log_id, unit.task_id, unit.trial, packed.calls)
         return packed.status
 
     def record_cancelled(self, unit: WorkUnit, note: str = "cancelled while running") -> None:
@@ -593,8 +609,15 @@ class RunStore:
                 conn, EventKind.CANCELLED, unit, 0, None, self._scrub(note), 0, None, 0.0, _now()
             )
 
-    def record_evaluation(self, task_id: str, trial: int, evaluation: Evaluation) -> None:
-        """Replace the evaluation of a done unit (re-grading) and log it.
+    def record_evaluation(
+        self,
+        task_id: str,
+        trial: int,
+        evaluation: Evaluation,
+        calls: PackedCalls | None = None,
+    ) -> None:
+        """Replace the evaluation of a done unit (re-grading) and log it, with the judge calls
+        that produced it when they were recorded.
 
         Raises ``KeyError`` for an unknown unit and ``ValueError`` for one that is not done.
         """
@@ -615,7 +638,7 @@ class RunStore:
                 (self._scrub(evaluation.model_dump_json()), now, task_id, trial),
             )
             retries = sum(b.usage.retries for b in evaluation.by_basis.values())
-            self._log(
+            log_id = self._log(
                 conn,
                 EventKind.REGRADE,
                 WorkUnit(task_id, trial, seed),
@@ -627,6 +650,8 @@ class RunStore:
                 0.0,
                 now,
             )
+            if calls is not None:
+                self._save_calls(conn, log_id, task_id, trial, calls)
 
     @staticmethod
     def _log(
@@ -640,8 +665,8 @@ class RunStore:
         reward: float | None,
         duration_s: float,
         at: str,
-    ) -> None:
-        conn.execute(
+    ) -> int:
+        cursor = conn.execute(
             f"INSERT INTO attempts ({_ATTEMPT_COLUMNS}) "
             "VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
@@ -658,24 +683,86 @@ class RunStore:
                 at,
             ),
         )
+        return int(cursor.lastrowid or 0)
+
+    def _clean_blob(self, blob: Blob) -> Blob:
+        """``blob`` scrubbed (its name kept: the same content always scrubs the same way, and
+        every reference to it stays valid)."""
+        try:
+            text = decode_blob(blob.codec, blob.data).decode("utf-8")
+        except (UnicodeDecodeError, ValueError, zlib.error):
+            return blob
+        clean = self._scrub(text)
+        if clean == text:
+            return blob
+        encoded = encode_blob(clean.encode("utf-8"), bytes.fromhex(blob.hash))
+        return Blob(blob.hash, encoded.codec, encoded.size, encoded.data)
+
+    def _save_calls(
+        self, conn: sqlite3.Connection, log_id: int, task_id: str, trial: int, calls: PackedCalls
+    ) -> None:
+        """Store a unit's recorded calls under the log entry ``log_id`` (blobs once each),
+        every text through the scrubber."""
+        blobs = [self._clean_blob(b) for b in calls.blobs]
+        conn.executemany(
+            "INSERT OR IGNORE INTO blobs (hash, codec, size, data) VALUES (?, ?, ?, ?)",
+            [(b.hash, b.codec, b.size, b.data) for b in blobs],
+        )
+        conn.executemany(
+            "INSERT INTO calls (log_id, seq, task_id, trial, role, basis, label, cached, "
+            "cache_key, call_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    log_id,
+                    seq,
+                    task_id,
+                    trial,
+                    role,
+                    basis,
+                    label,
+                    int(cached),
+                    key,
+                    self._scrub(text),
+                )
+                for seq, role, basis, label, cached, key, text in calls.calls
+            ],
+        )
+        if calls.briefing is not None:
+            conn.execute(
+                "INSERT INTO briefings (log_id, task_id, trial, briefing_json) VALUES (?, ?, ?, ?)",
+                (log_id, task_id, trial, self._scrub(calls.briefing)),
+            )
+        if calls.tools:
+            conn.executemany(
+                "INSERT OR IGNORE INTO run_tools (hash, first_task, first_trial) VALUES (?, ?, ?)",
+                [(h, task_id, trial) for h in calls.tools],
+            )
 
     # ------------------------------------------------------------------ gradings
 
-    def begin_grading(self, source: str, description: Mapping[str, Any], to_grade: int) -> int:
+    def begin_grading(
+        self,
+        source: str,
+        description: Mapping[str, Any],
+        to_grade: int,
+        provenance: Provenance | None = None,
+    ) -> int:
         """Log that a grading starts: ``source`` is ``run`` (units graded as they finish) or
-        ``eval`` (a re-grade); ``description`` names evaluator, judge, bases and options.
-        Evaluations logged from now on are attributed to it. Returns its id."""
+        ``eval`` (a re-grade); ``description`` names evaluator, judge, bases and options;
+        ``provenance`` the grader versions and models behind it. Evaluations logged from now
+        on are attributed to it. Returns its id."""
         with self._write("logging a grading") as conn:
             (last,) = conn.execute("SELECT coalesce(max(id), 0) FROM attempts").fetchone()
             cursor = conn.execute(
-                "INSERT INTO gradings (source, grading_json, first_log_id, to_grade, started_at) "
-                "VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO gradings (source, grading_json, first_log_id, to_grade, started_at, "
+                "provenance_json) VALUES (?, ?, ?, ?, ?, ?)",
                 (
                     source,
                     self._scrub(canonical_json(dict(description))),
                     last + 1,
                     to_grade,
                     _now(),
+                    None if provenance is None else self._scrub(provenance.model_dump_json()),
                 ),
             )
             return int(cursor.lastrowid or 0)
@@ -688,6 +775,37 @@ class RunStore:
                 (graded, errors, _now(), grading_id),
             )
 
+    def _attribution(self) -> tuple[list[Any], Counter[int], int] | None:
+        """The gradings (rows, oldest first), how many done units' current evaluations each
+        produced (by row index), and how many were logged before any grading (None: no
+        grading log)."""
+        if not _table_exists(self._conn, "gradings"):
+            return None
+        columns = {r[1] for r in self._conn.execute("PRAGMA table_info(gradings)")}
+        provenance = "provenance_json" if "provenance_json" in columns else "NULL"
+        rows = self._conn.execute(
+            "SELECT id, source, grading_json, first_log_id, to_grade, finished_at, "
+            f"{provenance} FROM gradings ORDER BY first_log_id, id"
+        ).fetchall()
+        if not rows:
+            return None
+        latest = self._conn.execute(
+            "SELECT a.task_id, a.trial, max(a.id) FROM attempts a "
+            "JOIN units u ON u.task_id = a.task_id AND u.trial = a.trial "
+            "WHERE a.kind IN ('attempt', 'regrade') AND u.status = 'done' "
+            "GROUP BY a.task_id, a.trial"
+        ).fetchall()
+        starts = [int(r[3]) for r in rows]
+        per_grading: Counter[int] = Counter()
+        unattributed = 0
+        for _, _, log_id in latest:
+            index = max((i for i, start in enumerate(starts) if start <= log_id), default=-1)
+            if index < 0:
+                unattributed += 1
+            else:
+                per_grading[index] += 1
+        return rows, per_grading, unattributed
+
     def grading(self) -> dict[str, Any] | None:
         """Which grading produced the evaluations now stored (``None``: the store has no
         grading log — written by an older lifebench).
@@ -698,49 +816,48 @@ class RunStore:
         ``to_grade`` and ``interrupted`` (a re-grade that never finished), newest first.
         """
         with guarded_store(self._path, "reading the grading log"):
-            if not _table_exists(self._conn, "gradings"):
-                return None
-            rows = self._conn.execute(
-                "SELECT id, source, grading_json, first_log_id, to_grade, finished_at "
-                "FROM gradings ORDER BY first_log_id, id"
-            ).fetchall()
-            if not rows:
-                return None
-            latest = self._conn.execute(
-                "SELECT a.task_id, a.trial, max(a.id) FROM attempts a "
-                "JOIN units u ON u.task_id = a.task_id AND u.trial = a.trial "
-                "WHERE a.kind IN ('attempt', 'regrade') AND u.status = 'done' "
-                "GROUP BY a.task_id, a.trial"
-            ).fetchall()
-        starts = [int(r[3]) for r in rows]
-        per_grading: Counter[int] = Counter()
-        unattributed = 0
-        for _, _, log_id in latest:
-            index = max((i for i, start in enumerate(starts) if start <= log_id), default=-1)
-            if index < 0:
-                unattributed += 1
-            else:
-                per_grading[index] += 1
-        parts: dict[str, dict[str, Any]] = {}
-        for index in sorted(per_grading, reverse=True):
-            _, source, desc_json, _, to_grade, finished = rows[index]
-            key = f"{source}:{desc_json}"
-            part = parts.setdefault(
-                key,
-                {
-                    **json.loads(desc_json),
-                    "source": source,
-                    "simulations": 0,
-                    "to_grade": to_grade,
-                    "interrupted": source == "eval" and finished is None,
-                },
-            )
-            part["simulations"] += per_grading[index]
-        out = list(parts.values())
-        if unattributed:
-            out.append({"source": "unknown", "simulations": unattributed, "interrupted": False})
-        distinct = {canonical_json({k: v for k, v in p.items() if k not in _COUNTS}) for p in out}
-        return {"parts": out, "mixed": len(distinct) > 1 or any(p["interrupted"] for p in out)}
+            found = self._attribution()
+        return None if found is None else _grading_summary(*found)
+
+    # ------------------------------------------------------------------ provenance
+
+    def provenance(self) -> Provenance | None:
+        """The provenance of the latest session (None: written by a lifebench that did not
+        record it)."""
+        sessions = self._sessions()
+        return sessions[-1] if sessions else None
+
+    def _sessions(self) -> list[Provenance | None]:
+        with guarded_store(self._path, "reading the sessions"):
+            columns = {r[1] for r in self._conn.execute("PRAGMA table_info(sessions)")}
+            if "provenance_json" not in columns:
+                return []
+            rows = self._conn.execute("SELECT provenance_json FROM sessions ORDER BY id").fetchall()
+        return [None if r[0] is None else Provenance.model_validate_json(r[0]) for r in rows]
+
+    def facts(self) -> RunFacts:
+        """What :func:`lifebench.runner.comparability` compares of this run: configuration,
+        tasks, the sessions' provenance, and the gradings behind the stored evaluations."""
+        with guarded_store(self._path, "reading the grading log"):
+            found = self._attribution()
+        gradings: list[tuple[dict[str, Any], Provenance | None]] = []
+        mixed = False
+        if found is None:  # no grading log: whatever graded the evaluations is unknown
+            gradings.append(({}, None))
+        else:
+            rows, per_grading, unattributed = found
+            for index in sorted(per_grading):
+                row = rows[index]
+                gradings.append(
+                    (
+                        json.loads(row[2]),
+                        None if row[6] is None else Provenance.model_validate_json(row[6]),
+                    )
+                )
+            mixed = bool(_grading_summary(*found)["mixed"])
+            if unattributed:
+                gradings.append(({}, None))
+        return facts_from(self.config(), self.tasks(), self._sessions(), gradings, mixed)
 
     # ------------------------------------------------------------------ reading
 
@@ -789,6 +906,19 @@ class RunStore:
             )
             for r in rows
         ]
+
+    def transcript(self, task_id: str, trial: int) -> Transcript:
+        """What the models of unit ``task_id``#``trial`` saw and said: its briefing and every
+        recorded model call of its latest attempt (and of the re-gradings after it), each
+        request and response body rebuilt exactly (see :mod:`lifebench.runner._transcript`).
+        """
+        with guarded_store(self._path, "reading recorded model calls"):
+            return read_transcript(self._conn, task_id, trial)
+
+    def run_tools(self) -> list[tuple[str, list[dict[str, Any]]]]:
+        """Every tool list offered to an agent of the run: (sha256, the schemas as sent)."""
+        with guarded_store(self._path, "reading recorded tools"):
+            return read_run_tools(self._conn)
 
     def task_data(self) -> dict[str, str]:
         """Stored task JSON by task id (runs created before it was kept have none)."""
@@ -840,6 +970,32 @@ class RunStore:
 
 _COUNTS = frozenset({"simulations", "to_grade", "interrupted", "source"})
 """Keys of a grading part that do not define the reward (parts differing only in them agree)."""
+
+
+def _grading_summary(
+    rows: list[Any], per_grading: Counter[int], unattributed: int
+) -> dict[str, Any]:
+    """``RunStore.grading()`` from the attribution of the stored evaluations to gradings."""
+    parts: dict[str, dict[str, Any]] = {}
+    for index in sorted(per_grading, reverse=True):
+        _, source, desc_json, _, to_grade, finished, _ = rows[index]
+        key = f"{source}:{desc_json}"
+        part = parts.setdefault(
+            key,
+            {
+                **json.loads(desc_json),
+                "source": source,
+                "simulations": 0,
+                "to_grade": to_grade,
+                "interrupted": source == "eval" and finished is None,
+            },
+        )
+        part["simulations"] += per_grading[index]
+    out = list(parts.values())
+    if unattributed:
+        out.append({"source": "unknown", "simulations": unattributed, "interrupted": False})
+    distinct = {canonical_json({k: v for k, v in p.items() if k not in _COUNTS}) for p in out}
+    return {"parts": out, "mixed": len(distinct) > 1 or any(p["interrupted"] for p in out)}
 
 
 __all__ = ["STORE_FILENAME", "RunStore", "StoreError"]

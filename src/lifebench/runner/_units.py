@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lifebench.evaluation._types import Evaluation
+from lifebench.models._record import PackedCalls
 from lifebench.runner._records import UnitStatus
 from lifebench.simulation._types import Simulation, TerminationReason
 
@@ -39,6 +40,8 @@ class UnitOutcome:
     error: str | None = None
     infra: bool = False
     rejected: bool = False
+    calls: PackedCalls | None = None
+    """The unit's model calls and briefing, when they were recorded."""
 
 
 def _model_retries(simulation: Simulation, evaluation: Evaluation | None) -> int:
@@ -66,6 +69,7 @@ class PackedOutcome:
     model_retries: int
     reward: float | None
     duration_s: float
+    calls: PackedCalls | None = None
 
     @classmethod
     def of(cls, unit: WorkUnit, outcome: UnitOutcome) -> PackedOutcome:
@@ -101,4 +105,5 @@ class PackedOutcome:
             model_retries=_model_retries(sim, ev),
             reward=None if ev is None else ev.reward,
             duration_s=sim.duration_s,
+            calls=outcome.calls,
         )

@@ -31,6 +31,11 @@ class LLMAgent:
         """The system prompt this agent runs with."""
         return self._system.content
 
+    @property
+    def tools(self) -> tuple[dict[str, Any], ...]:
+        """The tool schemas offered to the model (OpenAI format)."""
+        return self._tools
+
     def request(self, trajectory: Sequence[Message]) -> ChatRequest:
         """The system prompt, the trajectory and the tools."""
         return ChatRequest((self._system, *trajectory), self._tools or None, self._config)

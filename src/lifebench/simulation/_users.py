@@ -63,6 +63,11 @@ class ScriptedUser:
         self._lines = list(lines)
         self._next = 0
 
+    @property
+    def lines(self) -> tuple[str, ...]:
+        """What this user says, in order (its whole instruction)."""
+        return tuple(self._lines)
+
     async def respond(self, trajectory: Sequence[Message]) -> UserMessage:
         """The next scripted line, or the stop token once the script is spent."""
         if self._next < len(self._lines):

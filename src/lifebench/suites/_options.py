@@ -32,7 +32,9 @@ ModelRole = Literal["agent", "user", "judge", "tool"]
 MODEL_ROLES: tuple[ModelRole, ...] = ("agent", "user", "judge", "tool")
 
 # Options that change how fast a run goes but not what it computes: neither stored nor hashed.
-_OPERATIONAL = frozenset({"concurrency", "out", "models_file", "cache", "quiet", "workers"})
+_OPERATIONAL = frozenset(
+    {"concurrency", "out", "models_file", "cache", "quiet", "workers", "record_requests"}
+)
 # Options stored with the run but left out of its hash: a resume may change them (with a note).
 # The tasks file is identified by the content hashes of its tasks (moving an unchanged file
 # resumes); raising ``trials`` extends a run with new units.
@@ -219,6 +221,11 @@ class RunOptions(BaseModel):
     models_file: str | None = Field(None, description="Models config file (not hashed).")
     cache: bool = Field(True, description="Use the on-disk model-call cache (not hashed).")
     quiet: bool = Field(False, description="No progress display (not hashed).")
+    record_requests: bool = Field(
+        True,
+        description="Store every model call's request and response, and the prompts and tools "
+        "of each unit (not hashed).",
+    )
 
     @field_validator(
         "domain",

@@ -49,10 +49,13 @@ class ModelResolver(Protocol):
 
 def required_model(models: ModelResolver, spec: str | None, role: str) -> Any:
     """The chat model of ``role`` (``agent``, ``user``, ``judge``, ``tool``) for a part of an
-    episode that needs one; without ``--ROLE-model`` an InputError naming that flag."""
+    episode that needs one; without ``--ROLE-model`` an InputError naming that flag. Its calls
+    are recorded under ``role`` (:class:`lifebench.models.RoleModel`)."""
     if not spec:
         raise InputError(f"--{role}-model is required for this {role}", field=f"--{role}-model")
-    return models.resolve(spec)
+    from lifebench.models._record import for_role
+
+    return for_role(models.resolve(spec), role)
 
 
 @runtime_checkable

@@ -60,12 +60,14 @@ class ReceivedRequest:
         headers: The request headers.
         fault: The fault injected into the answer, or ``None`` for a normal answer.
         received_at: ``time.monotonic()`` when the request arrived.
+        raw: The body bytes exactly as received.
     """
 
     body: dict[str, Any]
     headers: dict[str, str]
     fault: str | None
     received_at: float = field(default=0.0)
+    raw: bytes = field(default=b"", repr=False)
 
 
 def tool_call(
@@ -444,7 +446,7 @@ class MockOpenAIServer:
                 self._faults_injected.append("401" if fault == "wrong_key" else fault)
             if self.keep_requests:
                 self.requests.append(
-                    ReceivedRequest(body, dict(request.headers), fault, time.monotonic())
+                    ReceivedRequest(body, dict(request.headers), fault, time.monotonic(), raw)
                 )
             if self.latency_s > 0:
                 await asyncio.sleep(self.latency_s)

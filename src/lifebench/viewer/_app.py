@@ -29,7 +29,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from lifebench import __version__
 from lifebench.errors import LifebenchError
 from lifebench.reporting._bundle import run_labels
+from lifebench.reporting._load import load_transcript
 from lifebench.reporting._trajectory import TrajectoryView, pretty_json, trajectory_view
+from lifebench.runner._provenance import RunFacts, compare_facts
 from lifebench.viewer._data import Filters, RunSource, choices, rows
 
 MAX_ROWS = 1000
@@ -140,6 +142,35 @@ class Viewer:
             )
         return out
 
+    def _comparability(self) -> list[dict[str, Any]]:
+        """Each run compared with the first run of its suite/domain (see
+        :func:`lifebench.runner.comparability`): one entry per run that differs."""
+        groups: dict[str, list[tuple[RunSource, RunFacts]]] = {}
+        for s in self.sources:
+            snap = s.snapshot()
+            if snap is None or snap.data.facts is None:
+                continue
+            group = f"{s.config.get('suite') or '?'}/{s.config.get('domain') or '?'}"
+            groups.setdefault(group, []).append((s, snap.data.facts))
+        out = []
+        for group, members in sorted(groups.items()):
+            (reference, ref_facts), rest = members[0], members[1:]
+            for source, facts in rest:
+                diffs = compare_facts(ref_facts, facts)
+                if diffs:
+                    out.append(
+                        {
+                            "group": group,
+                            "reference": reference.label,
+                            "run": source.index,
+                            "label": source.label,
+                            "comparable": all(d.comparable for d in diffs),
+                            "reasons": [d.detail for d in diffs if not d.comparable],
+                            "notes": [d.detail for d in diffs if d.comparable],
+                        }
+                    )
+        return out
+
     def _listing(self, filters: Filters) -> dict[str, Any]:
         matched = rows(self.sources, filters)
         return {
@@ -153,7 +184,10 @@ class Viewer:
         filters = Filters.from_query(request.query_params)
         listing = await run_in_threadpool(self._listing, filters)
         menus = await run_in_threadpool(choices, self.sources)
-        return self._page("index.html.j2", filters=filters, menus=menus, **listing)
+        compared = await run_in_threadpool(self._comparability)
+        return self._page(
+            "index.html.j2", filters=filters, menus=menus, comparability=compared, **listing
+        )
 
     async def status(self, request: Request) -> Response:
         filters = Filters.from_query(request.query_params)
@@ -167,12 +201,17 @@ class Viewer:
             }
         )
 
-    def _view(self, source: RunSource, task: str, trial: int | None) -> TrajectoryView:
+    def _view(
+        self, source: RunSource, task: str, trial: int | None, *, calls: bool = True
+    ) -> TrajectoryView:
         snap = source.snapshot()
         if snap is None:
             raise LifebenchError(source.error or f"{source.run_dir} cannot be read")
         record = snap.data.record(task, trial)
-        return trajectory_view(record, snap.data.task_data.get(record.task_id))
+        transcript = (
+            load_transcript(source.run_dir, record.task_id, record.trial) if calls else None
+        )
+        return trajectory_view(record, snap.data.task_data.get(record.task_id), transcript)
 
     def _trials(self, source: RunSource, task: str) -> list[int]:
         snap = source.snapshot()
@@ -213,20 +252,58 @@ class Viewer:
             ta = int(q["ta"]) if q.get("ta") else None
             tb = int(q["tb"]) if q.get("tb") else None
             views = [
-                await run_in_threadpool(self._view, left, task, ta),
-                await run_in_threadpool(self._view, right, task, tb),
+                await run_in_threadpool(lambda: self._view(left, task, ta, calls=False)),
+                await run_in_threadpool(lambda: self._view(right, task, tb, calls=False)),
             ]
         except (LifebenchError, ValueError) as exc:
             return self._page("error.html.j2", 404, message=str(exc))
+        facts = [left.snapshot(), right.snapshot()]
+        differences = (
+            compare_facts(facts[0].data.facts, facts[1].data.facts)
+            if facts[0] and facts[1] and facts[0].data.facts and facts[1].data.facts
+            else []
+        )
         return self._page(
             "compare.html.j2",
             task=task,
+            differences=differences,
             pairs=[(left, views[0]), (right, views[1])],
             trials=[
                 await run_in_threadpool(self._trials, left, task),
                 await run_in_threadpool(self._trials, right, task),
             ],
         )
+
+    def _raw(self, source: RunSource, task: str, trial: int, number: int, part: str) -> str:
+        view = self._view(source, task, trial)
+        calls = view.transcript.calls if view.transcript is not None else []
+        call = next((c for c in calls if c.number == number), None)
+        if call is None:
+            raise LifebenchError(f"no call {number} recorded for {task}#{trial}")
+        texts = {
+            "request": call.raw_request,
+            "response": call.raw_response,
+            "original": call.original_response,
+        }
+        text = texts.get(part)
+        if text is None:
+            raise LifebenchError(f"call {number} has no {part} body")
+        return text
+
+    async def raw(self, request: Request) -> Response:
+        """The exact body of one recorded request or response (text/plain)."""
+        q = request.query_params
+        source = self._source(q.get("run"))
+        if source is None:
+            return Response("no such run", status_code=404, media_type="text/plain")
+        try:
+            trial, number = int(q.get("trial", "")), int(q.get("call", ""))
+            text = await run_in_threadpool(
+                self._raw, source, q.get("task", ""), trial, number, q.get("part", "request")
+            )
+        except (LifebenchError, ValueError) as exc:
+            return Response(str(exc), status_code=404, media_type="text/plain")
+        return Response(text, media_type="text/plain; charset=utf-8")
 
     def _report_html(self) -> tuple[str, str] | None:
         from lifebench.reporting._html import csp_for_style, render_html
@@ -262,6 +339,7 @@ def create_app(
             Route("/compare", viewer.compare),
             Route("/report", viewer.report),
             Route("/api/status", viewer.status),
+            Route("/api/raw", viewer.raw),
             Route("/favicon.ico", lambda request: Response(status_code=204)),
             Mount("/static", app=static, name="static"),
         ],

@@ -19,6 +19,9 @@ from lifebench.flow.tasks.models import FlowMessage, TurnSample
 from lifebench.models import ChatModel, GenerateConfig
 from lifebench.simulation import Simulation
 
+GRADER_VERSION = 1
+"""Version of this module's grading rules: bump it with any change to them (CONTRIBUTING.md)."""
+
 BASIS = "response"
 MISSING_SCORE = 1
 

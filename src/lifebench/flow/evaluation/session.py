@@ -38,6 +38,9 @@ from lifebench.messages import AssistantMessage, Message, ToolResultMessage, Usa
 from lifebench.models import ChatModel, GenerateConfig
 from lifebench.simulation import Simulation
 
+GRADER_VERSION = 1
+"""Version of this module's grading rules: bump it with any change to them (CONTRIBUTING.md)."""
+
 TOOLS_BASIS = "session_tools"
 COMPLETION_BASIS = "completion"
 

@@ -14,7 +14,7 @@ from lifebench.errors import InputError
 from lifebench.evaluation import Evaluator
 from lifebench.metrics import ResultRecord
 from lifebench.suites import RunOptions
-from lifebench.suites._registry import ModelResolver
+from lifebench.suites._registry import ModelResolver, required_model
 from lifebench.travel.grading.evaluator import BASIS, TravelEvaluator
 
 
@@ -34,7 +34,7 @@ def build_evaluators(options: RunOptions, models: ModelResolver) -> dict[str, Ev
         if not options.judge_model:
             raise InputError("--evaluator judge needs --judge-model", field="--judge-model")
         judge = TravelJudge(
-            models.resolve(options.judge_model),
+            required_model(models, options.judge_model, "judge"),
             tool_schemas={lang: tool_schemas(lang) for lang in ("zh", "en")},
             meta_judge=travel.meta_judge,
             judge_context=travel.judge_context,

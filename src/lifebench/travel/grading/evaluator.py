@@ -16,6 +16,9 @@ from typing import Any, Protocol
 from lifebench.evaluation import BasisResult
 from lifebench.simulation import Simulation
 
+GRADER_VERSION = 1
+"""Version of this module's grading rules: bump it with any change to them (CONTRIBUTING.md)."""
+
 BASIS = "travel"
 
 

@@ -38,6 +38,9 @@ from lifebench.travel.grading.parse import (
 from lifebench.travel.grading.scoring import InstanceScore, dimensions_of, score_instance
 from lifebench.travel.grading.transcript import history_text
 
+GRADER_VERSION = 1
+"""Version of this module's grading rules: bump it with any change to them (CONTRIBUTING.md)."""
+
 JUDGE_KIND_LLM = "llm"
 
 
@@ -251,6 +254,7 @@ class TravelJudge:
             max_reasks=self.max_reasks,
             parse=_xml_parser(dimensions),
             answer_format="XML",
+            label="judge",
         )
         reply: JudgeReply = answer.value
         usage = answer.usage
@@ -268,6 +272,7 @@ class TravelJudge:
                     max_reasks=self.max_reasks,
                     parse=_meta_parse,
                     answer_format="XML",
+                    label="meta-judge",
                 )
             except JudgeError as exc:  # official: the factor silently becomes 1; we record it
                 usage = usage + exc.usage

@@ -20,6 +20,9 @@ from lifebench.travel.grading.judge import judge_result, task_fields
 from lifebench.travel.grading.scoring import dimensions_of, score_instance, tool_error_rate
 from lifebench.travel.grading.unsolved import final_answer
 
+GRADER_VERSION = 1
+"""Version of this module's grading rules: bump it with any change to them (CONTRIBUTING.md)."""
+
 JUDGE_KIND_OFFLINE = "offline"
 OFFLINE_NOTE = "offline heuristic ratings from trajectory features: not a real judgement"
 MAX_ANSWER_CHARS = 1500

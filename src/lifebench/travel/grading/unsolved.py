@@ -23,6 +23,9 @@ from lifebench.evaluation import BasisResult, CriterionVerdict
 from lifebench.messages import Message
 from lifebench.simulation import Simulation
 
+GRADER_VERSION = 1
+"""Version of this module's grading rules: bump it with any change to them (CONTRIBUTING.md)."""
+
 UNSOLVED_TAG = "[Unsolved]"
 UnsolvedRule = Literal["first", "final", "exact"]
 UNSOLVED_RULES: tuple[UnsolvedRule, ...] = get_args(UnsolvedRule)

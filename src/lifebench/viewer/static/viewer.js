@@ -129,11 +129,167 @@
     }
   }
 
+  // ---- the trajectory page: raw bodies loaded on demand, search, expand / collapse -------
+
+  async function loadRaw(details) {
+    if (details.dataset.loaded) return;
+    details.dataset.loaded = "1";
+    const pre = details.querySelector("pre.raw-body");
+    try {
+      const response = await fetch(details.dataset.src, { cache: "no-store" });
+      const text = await response.text();
+      pre.textContent = response.ok ? text : "could not load: " + text;
+      if (!response.ok) pre.classList.add("error-text");
+    } catch (err) {
+      pre.textContent = "could not load the body (is the viewer still running?)";
+      pre.classList.add("error-text");
+      delete details.dataset.loaded;
+    }
+    details.dispatchEvent(new CustomEvent("raw-loaded", { bubbles: true }));
+  }
+
+  function wireRawBodies() {
+    for (const details of document.querySelectorAll("details.raw[data-src]")) {
+      details.addEventListener("toggle", () => {
+        if (details.open) loadRaw(details);
+      });
+    }
+  }
+
+  function openAncestors(node) {
+    for (let el = node.parentElement; el; el = el.parentElement) {
+      if (el.tagName === "DETAILS" && !el.open) el.open = true;
+    }
+  }
+
+  function openTarget() {
+    const id = decodeURIComponent(window.location.hash.slice(1));
+    const target = id ? document.getElementById(id) : null;
+    if (!target) return;
+    if (target.tagName === "DETAILS") target.open = true;
+    openAncestors(target);
+    target.scrollIntoView({ block: "start" });
+  }
+
+  function clearMarks(root) {
+    for (const mark of root.querySelectorAll("mark.hit")) {
+      const parent = mark.parentNode;
+      parent.replaceChild(document.createTextNode(mark.textContent), mark);
+      parent.normalize();
+    }
+  }
+
+  function markMatches(root, query) {
+    const needle = query.toLowerCase();
+    const nodes = [];
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) nodes.push(walker.currentNode);
+    const marks = [];
+    for (const node of nodes) {
+      let text = node.nodeValue;
+      let at = text.toLowerCase().indexOf(needle);
+      let current = node;
+      while (at >= 0) {
+        const match = current.splitText(at);
+        const rest = match.splitText(needle.length);
+        const mark = document.createElement("mark");
+        mark.className = "hit";
+        mark.textContent = match.nodeValue;
+        match.parentNode.replaceChild(mark, match);
+        marks.push(mark);
+        current = rest;
+        text = current.nodeValue;
+        at = text.toLowerCase().indexOf(needle);
+      }
+    }
+    return marks;
+  }
+
+  function wireSearch() {
+    const input = document.getElementById("search");
+    if (!input) return;
+    const count = document.getElementById("search-count");
+    const roots = Array.from(document.querySelectorAll(".searchable"));
+    let marks = [];
+    let position = -1;
+    let timer = null;
+
+    function show(index) {
+      if (!marks.length) return;
+      if (position >= 0 && marks[position]) marks[position].classList.remove("current");
+      position = (index + marks.length) % marks.length;
+      const mark = marks[position];
+      mark.classList.add("current");
+      openAncestors(mark);
+      mark.scrollIntoView({ block: "center" });
+      count.textContent = String(position + 1) + " of " + String(marks.length);
+    }
+
+    function run() {
+      for (const root of roots) clearMarks(root);
+      marks = [];
+      position = -1;
+      const query = input.value.trim();
+      if (!query) {
+        count.textContent = "";
+        return;
+      }
+      for (const root of roots) marks = marks.concat(markMatches(root, query));
+      if (!marks.length) {
+        count.textContent = "no match";
+        return;
+      }
+      show(0);
+    }
+
+    input.addEventListener("input", () => {
+      window.clearTimeout(timer);
+      timer = window.setTimeout(run, 150);
+    });
+    input.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") {
+        event.preventDefault();
+        window.clearTimeout(timer);
+        if (!marks.length) run();
+        else show(position + (event.shiftKey ? -1 : 1));
+      }
+    });
+    document.getElementById("search-next").addEventListener("click", () => show(position + 1));
+    document.getElementById("search-prev").addEventListener("click", () => show(position - 1));
+    // a raw body loaded later is searched too
+    document.addEventListener("raw-loaded", () => {
+      if (input.value.trim()) run();
+    });
+  }
+
+  function wireExpand() {
+    const all = () => document.querySelectorAll("main details");
+    const expand = document.getElementById("expand-all");
+    const collapse = document.getElementById("collapse-all");
+    if (expand) {
+      expand.addEventListener("click", (event) => {
+        event.preventDefault();
+        for (const d of all()) if (!d.classList.contains("raw")) d.open = true;
+      });
+    }
+    if (collapse) {
+      collapse.addEventListener("click", (event) => {
+        event.preventDefault();
+        for (const d of all()) d.open = false;
+      });
+    }
+  }
+
   if (page === "index") {
     autoSubmit();
     window.setInterval(pollIndex, pollMs);
     pollIndex();
   } else if (page === "simulation") {
+    wireRawBodies();
+    wireSearch();
+    wireExpand();
+    openTarget();
+    window.addEventListener("hashchange", openTarget);
     const outcome = document.getElementById("outcome");
     if (outcome && outcome.textContent.trim() === "pending") window.setInterval(pollPending, pollMs);
   }

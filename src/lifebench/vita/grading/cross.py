@@ -17,6 +17,9 @@ from lifebench.vita.grading.state import (
 )
 from lifebench.vita.task import VitaTask
 
+GRADER_VERSION = 1
+"""Version of this module's grading rules: bump it with any change to them (CONTRIBUTING.md)."""
+
 
 class CrossStateEvaluator:
     """The ``state`` basis of cross-scenario tasks.

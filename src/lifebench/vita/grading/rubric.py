@@ -37,6 +37,9 @@ from lifebench.vita.grading.rubrics import DedupMode, task_rubrics
 from lifebench.vita.prompts import format_time
 from lifebench.vita.task import VitaTask
 
+GRADER_VERSION = 1
+"""Version of this module's grading rules: bump it with any change to them (CONTRIBUTING.md)."""
+
 JudgeVariant = Literal["sliding", "full", "sliding-norubric", "full-norubric"]
 JUDGE_VARIANTS: tuple[JudgeVariant, ...] = ("sliding", "full", "sliding-norubric", "full-norubric")
 BASIS_OF_VARIANT: Mapping[str, str] = {
@@ -218,7 +221,13 @@ class RubricJudge:
                 f"{json.dumps(current, ensure_ascii=False, indent=1)}\n</{rubric_tag}>"
             )
             answer = await ask_json(
-                self._model, system, prompt, check, config=config, max_reasks=self.max_reasks
+                self._model,
+                system,
+                prompt,
+                check,
+                config=config,
+                max_reasks=self.max_reasks,
+                label=f"window {k}/{len(windows)}",
             )
             usage = usage + answer.usage
             for key, (met, why) in answer.value.items():
@@ -272,7 +281,13 @@ class RubricJudge:
             else:
                 prompt = f"<conversation>\n{body}\n</conversation>"
             answer = await ask_json(
-                self._model, system, prompt, check, config=config, max_reasks=self.max_reasks
+                self._model,
+                system,
+                prompt,
+                check,
+                config=config,
+                max_reasks=self.max_reasks,
+                label=f"window {k}/{len(windows)}",
             )
             usage = usage + answer.usage
             met, why, memory = answer.value
