@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lifebench.errors import InputError
+from lifebench.errors import InputError, LifebenchError
 from lifebench.models import ModelCache, ModelFactory, recording
 from lifebench.runner._experiment import CACHE_FILENAME, evaluate, grading_description
 from lifebench.runner._progress import Progress
@@ -116,13 +116,20 @@ async def regrade(
                     progress.unit_started()
                 log = recorder.log() if record_requests else None
                 with recording(log):
-                    new = await evaluate(
-                        tasks[record.task_id],
-                        record.simulation,
-                        evaluators,
-                        bases,
-                        record.evaluation,
-                    )
+                    try:
+                        new = await evaluate(
+                            tasks[record.task_id],
+                            record.simulation,
+                            evaluators,
+                            bases,
+                            record.evaluation,
+                        )
+                    except RecursionError:
+                        raise LifebenchError(
+                            f"unit {record.task_id}#{record.trial}: its trajectory is nested too "
+                            "deeply to grade (hundreds of levels of JSON, e.g. in a tool call's "
+                            "arguments); re-run that unit (lifebench run) before grading"
+                        ) from None
                 store.record_evaluation(
                     record.task_id, record.trial, new, None if log is None else log.pack()
                 )
