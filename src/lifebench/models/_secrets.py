@@ -17,6 +17,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import parse_qsl, quote, quote_plus, unquote, urlsplit, urlunsplit
 
 REDACTED = "***"
@@ -233,16 +234,32 @@ class ScrubbingFilter(logging.Filter):
         return True
 
 
+class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """Writes to the ``sys.stderr`` of the moment (not the one at creation: a test runner or
+    a redirection may replace it), as :data:`logging.lastResort` does."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    @property  # type: ignore[override]
+    def stream(self) -> Any:
+        import sys
+
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value: Any) -> None:
+        pass
+
+
 def scrub_logs(logger_name: str = "lifebench") -> None:
     """Send the warnings of ``logger_name`` to stderr through a :class:`ScrubbingFilter` (once
     per process: the CLI and every worker process call it). The handler runs before those of
     the root logger, so they see the masked message too."""
-    import sys
-
     logger = logging.getLogger(logger_name)
     if any(isinstance(f, ScrubbingFilter) for h in logger.handlers for f in h.filters):
         return
-    handler = logging.StreamHandler(sys.stderr)
+    handler = _StderrHandler()
     handler.setLevel(logging.WARNING)
     handler.addFilter(ScrubbingFilter(Scrubber.of(environment=True)))
     logger.addHandler(handler)
