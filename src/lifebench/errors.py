@@ -24,11 +24,14 @@ class InputError(LifebenchError):
         file: str | None = None,
         task_id: str | None = None,
         field: str | None = None,
+        line: int | None = None,
     ) -> None:
-        self.file, self.task_id, self.field = file, task_id, field
+        self.file, self.task_id, self.field, self.line = file, task_id, field, line
         where = []
         if file:
             where.append(f"file {file}")
+        if line:
+            where.append(f"line {line}")
         if task_id:
             where.append(f"task {task_id}")
         if field:

@@ -140,7 +140,7 @@ def test_a_pool_alone_loads_scenarios_without_tools(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("lines", "fragments"),
     [
-        (["{not json"], ["line 1", "not valid JSON"]),
+        (["{not json"], ["line 1", "invalid JSON"]),
         (
             [_line("u-1", "A"), _line("u-1", "B")],
             ["line 2 (scenario 'B')", "field uuid", "appears twice"],

@@ -238,7 +238,7 @@ def test_detection_and_directories(tmp_path: Path) -> None:
             ["line 1", "a session-level line in a turn-level run", "--level session"],
         ),
         ({"hello": 1}, ["line 1", "neither a turn-level line"]),
-        ("{broken", ["line 1", "not valid JSON"]),
+        ("{broken", ["line 1", "invalid JSON"]),
     ],
 )
 def test_bad_turn_lines_are_named(tmp_path: Path, line: Any, fragments: list[str]) -> None:

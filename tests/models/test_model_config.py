@@ -113,7 +113,7 @@ def test_unparsable_file(tmp_path: Path, name: str, content: str, message: str) 
 
 
 def test_missing_file(tmp_path: Path) -> None:
-    with pytest.raises(InputError, match="not found") as info:
+    with pytest.raises(InputError, match="no such models config file") as info:
         load_models_config(tmp_path / "nope.yaml")
     assert info.value.file is not None and info.value.file.endswith("nope.yaml")
 

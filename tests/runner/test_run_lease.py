@@ -1,5 +1,7 @@
-"""The writer lease lives in run.sqlite: deleting files cannot defeat it, a dead holder never
-blocks, a lease taken over stops the old writer."""
+"""The writer lease lives in run.sqlite, and the writer holds an OS lock on the run directory:
+deleting files cannot defeat them (a second writer is refused, the first stops when its files
+are deleted or replaced), a dead holder never blocks, a lease taken over stops the old
+writer."""
 
 from __future__ import annotations
 
@@ -13,12 +15,23 @@ import pytest
 from runner_fakes import CONFIG, CONFIG_HASH, TASKS, simulation, units
 
 from lifebench.runner import RunStore
-from lifebench.runner._errors import StoreInUseError
+from lifebench.runner._errors import StoreError, StoreInUseError
 from lifebench.runner._lease import boot_id, pid_start
 
 
 def open_store(path: Path) -> RunStore:
     return RunStore.open(path, CONFIG, CONFIG_HASH, TASKS)
+
+
+def die(store: RunStore) -> None:
+    """What SIGKILL leaves: the lease row stays, the connection and the OS lock are gone."""
+    import os
+
+    store._lease = None
+    store._heartbeat.stop()  # type: ignore[union-attr]
+    store._conn.close()
+    os.close(store._lock_fd)  # type: ignore[arg-type]
+    store._lock_fd = None
 
 
 def set_lease(path: Path, **fields: object) -> None:
@@ -48,10 +61,7 @@ def test_second_writer_refused_even_when_every_other_file_is_deleted(tmp_path: P
 
 def test_lease_of_a_dead_process_is_taken_over(tmp_path: Path) -> None:
     open_store(tmp_path).close()
-    store = open_store(tmp_path)
-    store._lease = None  # simulate a holder that died without releasing (SIGKILL)
-    store._heartbeat.stop()  # type: ignore[union-attr]
-    store._conn.close()
+    die(open_store(tmp_path))  # a holder that died without releasing (SIGKILL)
     dead = subprocess.run(
         [sys.executable, "-c", "import os; print(os.getpid())"],
         check=True,
@@ -64,10 +74,7 @@ def test_lease_of_a_dead_process_is_taken_over(tmp_path: Path) -> None:
 
 
 def test_reused_pid_with_another_start_time_is_not_the_holder(tmp_path: Path) -> None:
-    store = open_store(tmp_path)
-    store._lease = None
-    store._heartbeat.stop()  # type: ignore[union-attr]
-    store._conn.close()
+    die(open_store(tmp_path))
     import os
 
     mine = pid_start(os.getpid())
@@ -84,10 +91,7 @@ def test_lease_from_another_machine_expires_with_its_heartbeat(
 ) -> None:
     import time
 
-    store = open_store(tmp_path)
-    store._lease = None
-    store._heartbeat.stop()  # type: ignore[union-attr]
-    store._conn.close()
+    die(open_store(tmp_path))
     set_lease(
         tmp_path,
         host=f"not-{socket.gethostname()}",
@@ -131,3 +135,33 @@ def test_a_lease_released_normally_leaves_no_note(tmp_path: Path) -> None:
         assert first.notes == []
     with open_store(tmp_path) as again:  # the same command resumed: nothing to report
         assert again.notes == []
+
+
+@pytest.mark.parametrize("victim", ["run.sqlite", "run.sqlite-wal", "both"])
+def test_deleting_the_store_files_during_a_run_loses_no_unit(tmp_path: Path, victim: str) -> None:
+    first = open_store(tmp_path)
+    work = units()
+    first.pending_units(work)
+    first.record(work[0], simulation(work[0]))
+    names = ["run.sqlite", "run.sqlite-wal"] if victim == "both" else [victim]
+    for name in names:
+        (tmp_path / name).unlink()
+    # a second run refuses while the first is alive (the OS lock is on the directory) ...
+    with pytest.raises(StoreInUseError, match="in use by another lifebench process"):
+        open_store(tmp_path)
+    # ... and the first notices at its next write and stops (exit 4), never writing in vain
+    with pytest.raises(StoreError, match="deleted or replaced"):
+        first.record(work[1], simulation(work[1]))
+    first.close()
+
+
+def test_a_store_file_replaced_by_another_is_noticed(tmp_path: Path) -> None:
+    first = open_store(tmp_path)
+    work = units()
+    first.pending_units(work)
+    replacement = tmp_path / "copy.sqlite"
+    replacement.write_bytes((tmp_path / "run.sqlite").read_bytes())
+    replacement.replace(tmp_path / "run.sqlite")
+    with pytest.raises(StoreError, match="deleted or replaced"):
+        first.record(work[0], simulation(work[0]))
+    first.close()

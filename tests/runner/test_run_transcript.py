@@ -319,3 +319,26 @@ def test_facts_follow_the_gradings_behind_the_stored_evaluations(tmp_path: Path)
         facts = store.facts()
         assert facts.graders == {"state": ["g:2"]} and not facts.mixed
         assert store.provenance() == second
+
+
+def test_a_trajectory_too_deep_to_grade_names_its_unit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lifebench.errors import LifebenchError
+    from lifebench.runner import _regrade
+
+    out = tmp_path / "run"
+    _run(out)
+    with RunStore.read(out) as store:
+        record = store.results()[0]
+
+    async def too_deep(*args: object, **kwargs: object) -> object:
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(_regrade, "evaluate", too_deep)
+    with pytest.raises(
+        LifebenchError, match=rf"unit {record.task_id}#{record.trial}: .*too deeply"
+    ):
+        asyncio.run(
+            regrade(out, {"evaluator": "rubric", "judge_model": "judge"}, models=_factory())
+        )

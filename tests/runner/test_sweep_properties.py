@@ -151,7 +151,7 @@ def test_combine_must_name_grid_axes() -> None:
         ("name: x\nbogus: 1", "line 2, field bogus: unknown key 'bogus'", "bogus"),
         ("workers: 0", "greater than or equal to 1", "workers"),
         ("- a\n- b", "a sweep file holds a mapping (name, base, grid, …)", None),
-        ("grid: [unclosed", "not valid YAML or JSON", None),
+        ("grid: [unclosed", "invalid YAML", None),
     ],
     ids=["empty-axis", "unknown-key", "bad-workers", "a-list", "bad-yaml"],
 )
@@ -169,7 +169,7 @@ def test_bad_sweep_files_name_file_and_field(
 
 
 def test_an_unreadable_sweep_file_is_named(tmp_path: Path) -> None:
-    with pytest.raises(InputError, match="cannot read the sweep file") as caught:
+    with pytest.raises(InputError, match="no such sweep file") as caught:
         load_sweep(tmp_path / "missing.yaml")
     assert caught.value.file == str(tmp_path / "missing.yaml")
 

@@ -313,7 +313,7 @@ def test_subset_from_the_file_name_or_the_option(tmp_path: Path) -> None:
 def test_unreadable_inputs_are_one_clear_error(tmp_path: Path) -> None:
     bad = tmp_path / "single_turn.json"
     bad.write_text("{not json")
-    with pytest.raises(InputError, match="cannot read"):
+    with pytest.raises(InputError, match="invalid JSON at line 1"):
         import_official_travel(bad, tmp_path / "r")
     bad.write_text(json.dumps({"something": []}))
     with pytest.raises(InputError, match="not an official TravelBench"):

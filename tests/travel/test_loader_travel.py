@@ -113,7 +113,7 @@ def test_errors_name_file_line_task_and_field(tmp_path: Path) -> None:
 def test_malformed_json_line(tmp_path: Path) -> None:
     path = tmp_path / "single_turn.jsonl"
     path.write_text(json.dumps(ROW, ensure_ascii=False) + "\n{oops\n", "utf-8")
-    with pytest.raises(InputError, match=r"single_turn.jsonl.*line 2: not valid JSON"):
+    with pytest.raises(InputError, match=r"single_turn.jsonl.*invalid JSON at line 2"):
         load_tasks(path)
 
 

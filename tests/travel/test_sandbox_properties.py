@@ -293,7 +293,7 @@ def test_cache_values_that_are_not_strings_are_json_text(tmp_path: Path) -> None
 
 @pytest.mark.parametrize(
     ("content", "message"),
-    [("[1, 2]", "expected one JSON object"), ("{bad", "unreadable sandbox cache")],
+    [("[1, 2]", "expected one JSON object"), ("{bad", "invalid JSON at line 1")],
     ids=["not-an-object", "not-json"],
 )
 def test_a_broken_cache_file_is_named(tmp_path: Path, content: str, message: str) -> None:

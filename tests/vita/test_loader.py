@@ -227,8 +227,7 @@ def test_broken_json_reports_line_and_column(tmp_path: Path) -> None:
 def test_broken_json_line_in_json_lines(tmp_path: Path) -> None:
     text = json.dumps(make_task("A")) + "\n" + json.dumps(make_task("B"))[:-1] + "\n"
     error = expect_error(write(tmp_path, text, "tasks.jsonl"))
-    assert "task #1 (line 2)" in str(error)
-    assert "line 2, column" in str(error)
+    assert "invalid JSON at line 2, column" in str(error)
 
 
 def test_broken_pretty_printed_object(tmp_path: Path) -> None:

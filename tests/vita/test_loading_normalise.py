@@ -346,8 +346,29 @@ def test_resolve_domain_from_the_file(tmp_path: Path, labels: list[str], expecte
     for i, label in enumerate(labels):
         t = task(f"T{i}")
         t["domain"] = label
+        t["environment"].pop("stores")  # no provider table: the label alone decides
         tasks.append(t)
     assert VitaSuite().resolve_domain(write(tmp_path, tasks), None) == expected
+
+
+@pytest.mark.parametrize(
+    ("label", "words"),
+    [
+        ("moon", "is not a VitaBench domain"),
+        ("instore", "the label says instore, but the task fills the provider tables of the "
+                    "delivery domain"),
+        ("OTA", "the label says ota"),
+    ],
+)  # fmt: skip
+def test_a_label_naming_no_domain_or_another_than_the_tables_is_refused(
+    tmp_path: Path, label: str, words: str
+) -> None:
+    t = task("T1")
+    t["domain"] = label
+    with pytest.raises(InputError) as info:
+        VitaSuite().load_tasks(write(tmp_path, [t]), "cross", "en")
+    assert (info.value.task_id, info.value.field) == ("T1", "domain")
+    assert words in str(info.value)
 
 
 def test_resolve_domain_defaults_and_overrides(tmp_path: Path) -> None:

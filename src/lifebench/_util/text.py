@@ -44,14 +44,15 @@ def is_invisible(char: str) -> bool:
     """True for a character a reader cannot tell from a plain space or from nothing.
 
     That is every space other than U+0020 (NBSP U+00A0, U+2000–U+200A, U+202F, U+3000 …),
-    line/paragraph separators, control characters other than the newline (tabs included)
-    and format characters (zero-width space U+200B, joiners, BOM U+FEFF …).
+    line/paragraph separators, control characters other than the newline (tabs included),
+    format characters (zero-width space U+200B, joiners, BOM U+FEFF …) and lone surrogates
+    (no terminal can show one, and no UTF-8 text can hold one).
     """
     if char in (" ", "\n"):
         return False
     if char in _ZERO_WIDTH:
         return True
-    return unicodedata.category(char) in ("Zs", "Zl", "Zp", "Cc", "Cf")
+    return unicodedata.category(char) in ("Zs", "Zl", "Zp", "Cc", "Cf", "Cs")
 
 
 def escape_invisible(text: str) -> str:

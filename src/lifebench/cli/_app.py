@@ -61,6 +61,9 @@ def _main(
     ] = False,
 ) -> None:
     """Evaluate LLM agents on multi-turn life-service tasks (VitaBench, TravelBench, FlowBench)."""
+    from lifebench.models._secrets import scrub_logs
+
+    scrub_logs()
 
 
 app.command("run", cls=SuiteCommand, context_settings=SUITE_FLAGS_SETTINGS)(run)

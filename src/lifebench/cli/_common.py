@@ -74,7 +74,9 @@ def err_console() -> Console:
 
 def fail(message: str, code: int) -> typer.Exit:
     """Print ``error: message`` on stderr and return the exit to raise."""
-    text = escape(message)  # ids and paths may contain [brackets]: text, not markup
+    from lifebench.models._secrets import Scrubber
+
+    text = escape(Scrubber.of(environment=True)(message))  # [brackets] are text, not markup
     err_console().print(f"[bold red]error:[/] {text}", highlight=False, markup=True, soft_wrap=True)
     return typer.Exit(code=code)
 

@@ -76,6 +76,8 @@ def validate(
             tasks = s.load_tasks(file, dom, "en")
         except InputError as exc:
             raise InputError(_other_suite_hint(file, name) + str(exc)) from None
+        if not tasks:  # as `run` refuses it
+            raise InputError("holds no tasks", file=str(file))
         issues = list(s.lint(tasks))
     if as_json:
         write_json(

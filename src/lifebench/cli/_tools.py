@@ -113,19 +113,12 @@ def _payload(content: str, error: bool) -> tuple[Any, str | None]:
 
 
 def _batch_lines(path: Path) -> Iterator[tuple[int, str, Any, str | None]]:
+    from lifebench._util.inputs import parse_json_records, read_text
     from lifebench.errors import InputError
 
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read: {exc}", file=str(path)) from None
-    for number, raw in enumerate(text.splitlines(), start=1):
-        if not raw.strip():
-            continue
-        try:
-            item = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"line {number}: not valid JSON ({exc.msg})", file=str(path)) from None
+    text = read_text(path, what="batch file")
+    for record in parse_json_records(text, str(path), what="call"):
+        number, item = record.line, record.value
         if not isinstance(item, dict) or not isinstance(item.get("tool"), str):
             raise InputError(
                 f'line {number}: expected {{"tool": NAME, "args": {{...}}, "time": "..."}}',

@@ -19,7 +19,6 @@ from typing import Any
 from lifebench.errors import InputError
 
 SUITES = ("vita", "travel", "flow")
-_READ_LIMIT = 1 << 20  # first record search: the first MiB is plenty (a record is smaller)
 
 
 def _vita(record: Mapping[str, Any]) -> bool:
@@ -53,12 +52,13 @@ RECOGNISERS: dict[str, Callable[[Mapping[str, Any]], bool]] = {
 
 
 def first_record(path: Path) -> Mapping[str, Any] | None:
-    """The first JSON object of a JSON array, a JSON object or JSON Lines file (None: none)."""
-    try:
-        with path.open(encoding="utf-8") as handle:
-            text = handle.read(_READ_LIMIT)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read: {exc}", file=str(path)) from None
+    """The first JSON object of a JSON array, a JSON object or JSON Lines file (None: none).
+
+    The file is read by the one reader of input files (regular files only, size-capped,
+    UTF-8), so a FIFO or a device is refused, never waited on."""
+    from lifebench._util.inputs import decode_text, read_bytes
+
+    text = decode_text(read_bytes(path, what="data file"), str(path), allow_empty=True)
     stripped = text.lstrip("\ufeff \t\r\n")
     decoder = json.JSONDecoder()
     if stripped.startswith("["):
@@ -66,15 +66,12 @@ def first_record(path: Path) -> Mapping[str, Any] | None:
     try:
         value, _ = decoder.raw_decode(stripped)
     except json.JSONDecodeError:
-        if len(text) < _READ_LIMIT:  # the whole file was read: it is not JSON
-            return None
-        # a first record longer than the limit: read it all (rare)
-        try:
-            value = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-            return None
-        if isinstance(value, list):
-            value = value[0] if value else None
+        return None
+    except RecursionError:
+        raise InputError(
+            "nested too deeply to read (hundreds of levels of arrays or objects)",
+            file=str(path),
+        ) from None
     return value if isinstance(value, Mapping) else None
 
 

@@ -39,7 +39,7 @@ from typing import Any, Literal
 
 from lifebench.models._retry import is_retryable_status
 
-Outcome = Literal["retry", "fatal", "rejected"]
+Outcome = Literal["retry", "fatal", "rejected", "malformed"]
 
 _CONTEXT = re.compile(
     r"context[_ ]length|context window|maximum context|too many tokens|prompt is too long|"

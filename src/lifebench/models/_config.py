@@ -2,27 +2,49 @@
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from lifebench._util.inputs import load_config
 from lifebench._util.keys import fields_at, key_lines, unknown_key
 from lifebench.errors import InputError
 from lifebench.models._price import Price
 from lifebench.models._retry import RetryPolicy
+from lifebench.models._secrets import redact_url
 from lifebench.models._types import GenerateConfig
 
 DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
 
 
+def base_url_problem(url: str) -> str | None:
+    """Why ``url`` cannot be an OpenAI-compatible base URL (None: it can): it must be
+    ``http://`` or ``https://`` with a host, a valid port and no spaces."""
+    text = url.strip()
+    if any(c.isspace() or ord(c) < 32 for c in text):
+        return "a base URL cannot contain spaces or control characters"
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+        host = parts.hostname
+    except ValueError as exc:
+        return f"not a URL ({exc})"
+    if parts.scheme.lower() not in ("http", "https"):
+        shown = f"{parts.scheme}://" if parts.scheme else "no scheme"
+        return f"a base URL must start with http:// or https:// (got {shown})"
+    if not host:
+        return "a base URL without a host"
+    _ = port
+    return None
+
+
 class ModelConfig(BaseModel):
     """How to reach and call one model."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
     model: str = Field(min_length=1, description="The provider's model id, e.g. gpt-4o-mini.")
     base_url: str = Field(
@@ -40,10 +62,13 @@ class ModelConfig(BaseModel):
     max_concurrency: int | None = Field(
         None,
         ge=1,
+        le=100_000,
         description="Concurrent requests allowed to this endpoint (shared per base_url); "
         "null: no limit of its own, the run's --concurrency bounds them.",
     )
-    timeout_s: float = Field(120.0, gt=0, description="Seconds one HTTP request may take.")
+    timeout_s: float = Field(
+        120.0, gt=0, le=86_400, description="Seconds one HTTP request may take (at most a day)."
+    )
     temperature: float | None = Field(0.0, description="Sampling temperature; null = provider's.")
     max_tokens: int | None = Field(None, ge=1, description="Cap on completion tokens.")
     top_p: float | None = Field(None, description="Nucleus sampling; null = provider's.")
@@ -57,6 +82,14 @@ class ModelConfig(BaseModel):
         default_factory=RetryPolicy, description="How failed calls are retried."
     )
     cache: bool = Field(True, description="Use the run's model cache (when one is configured).")
+
+    @field_validator("base_url")
+    @classmethod
+    def _http_url(cls, url: str) -> str:
+        problem = base_url_problem(url)
+        if problem is not None:
+            raise ValueError(f"{problem}: {redact_url(url.strip())!r}")
+        return url
 
     def generate_config(self) -> GenerateConfig:
         """The default generation options of this model."""
@@ -114,39 +147,13 @@ def parse_model_spec(spec: str) -> ModelSpec:
             "(the base URL must start with http:// or https://)"
         )
     model, base_url = parts[0].strip(), parts[1].strip()
+    shown = f"{model}@{redact_url(base_url)}"
     if not model:
-        raise InputError(f"model spec {text!r} has an empty model id")
-    try:
-        host = urlsplit(base_url).hostname
-    except ValueError:
-        host = None
-    if not host:
-        raise InputError(f"model spec {text!r} has a base URL without a host")
+        raise InputError(f"model spec {shown!r} has an empty model id")
+    problem = base_url_problem(base_url)
+    if problem is not None:
+        raise InputError(f"model spec {shown!r}: {problem}")
     return ModelSpec(model=model, base_url=base_url)
-
-
-def _read_data(path: Path) -> Any:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError("models config file not found", file=str(path)) from None
-    except OSError as exc:
-        raise InputError(
-            f"cannot read models config file: {exc.strerror}", file=str(path)
-        ) from None
-    if path.suffix.lower() == ".json":
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(
-                f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}", file=str(path)
-            ) from None
-    import yaml  # about 10 ms: only for a YAML models file
-
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise InputError(f"invalid YAML: {exc}", file=str(path)) from None
 
 
 def _location(loc: tuple[int | str, ...]) -> str:
@@ -207,5 +214,5 @@ def load_models_config(path: str | Path) -> ModelsConfig:
             the field.
     """
     path = Path(path)
-    data = _read_data(path)
-    return models_config_from_data(data, source=str(path), text=path.read_text(encoding="utf-8"))
+    data, text = load_config(path, what="models config file")
+    return models_config_from_data(data, source=str(path), text=text)

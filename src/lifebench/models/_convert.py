@@ -18,9 +18,52 @@ from lifebench.messages import (
 from lifebench.models._price import Pricing
 from lifebench.models._types import GenerateConfig
 
+MAX_TOOL_CALLS = 256
+"""The most tool calls one answer may make (more is a malformed answer, never executed)."""
+MAX_ANSWER_BYTES = 4 * 1024 * 1024
+"""The largest answer body taken (a larger one would be re-sent on every later turn)."""
+
+
+MAX_ARGUMENT_DEPTH = 64
+"""The deepest nesting of a tool call's JSON arguments taken (deeper ones would exhaust every
+reader's recursion: tools, judge, reports)."""
+
+
+def nesting_depth(text: str) -> int:
+    """The deepest nesting of ``[``/``{`` in JSON ``text`` (brackets inside strings ignored),
+    without recursion."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
 
 class MalformedResponseError(Exception):
-    """The endpoint answered 200 with something that is not a chat completion."""
+    """The endpoint answered 200 with something that is not a usable chat completion.
+
+    ``endpoint`` is true when the body is not JSON at all (a proxy's page: the endpoint is
+    unwell); otherwise the endpoint is alive and this answer alone is unusable (a content that
+    is a number, a null message, ``tool_calls`` not a list, too many tool calls, too large):
+    a problem of the unit that asked, retried as such, never counted against the endpoint.
+    """
+
+    def __init__(self, message: str, *, endpoint: bool = False) -> None:
+        super().__init__(message)
+        self.endpoint = endpoint
 
 
 class FilteredResponseError(Exception):
@@ -92,6 +135,13 @@ def _tool_call_of(index: int, data: Any) -> ToolCall:
         arguments = "{}"
     elif not isinstance(arguments, str):  # some servers send an object
         arguments = json.dumps(arguments, ensure_ascii=False)
+    brackets = arguments.count("[") + arguments.count("{")
+    depth = nesting_depth(arguments) if brackets > MAX_ARGUMENT_DEPTH else 0
+    if depth > MAX_ARGUMENT_DEPTH:
+        raise MalformedResponseError(
+            f"the arguments of tool call #{index} are nested {depth} levels deep, more than "
+            f"the {MAX_ARGUMENT_DEPTH} taken"
+        )
     call_id = data.get("id")
     return ToolCall(
         id=str(call_id) if call_id else f"call_{index}",
@@ -123,11 +173,19 @@ def parse_completion(body: str | bytes, price: Pricing, retries: int) -> Assista
         MalformedResponseError: ``body`` is not JSON or has no usable first choice.
         FilteredResponseError: A content filter stopped the answer before it said anything.
     """
+    if len(body) > MAX_ANSWER_BYTES:
+        raise MalformedResponseError(
+            f"the answer has {len(body):,} bytes, more than the {MAX_ANSWER_BYTES:,} taken"
+        )
     try:
         data = json.loads(body)
+    except RecursionError:
+        raise MalformedResponseError("the answer is nested too deeply to read") from None
     except ValueError:
         start = body[:40] if isinstance(body, str) else body[:40].decode(errors="replace")
-        raise MalformedResponseError(f"response is not JSON (starts with {start!r})") from None
+        raise MalformedResponseError(
+            f"response is not JSON (starts with {start!r})", endpoint=True
+        ) from None
     if not isinstance(data, dict):
         raise MalformedResponseError("response is not a JSON object")
     choices = data.get("choices")
@@ -139,6 +197,11 @@ def parse_completion(body: str | bytes, price: Pricing, retries: int) -> Assista
     raw_calls = message.get("tool_calls") or []
     if not isinstance(raw_calls, list):
         raise MalformedResponseError("tool_calls is not a list")
+    if len(raw_calls) > MAX_TOOL_CALLS:
+        raise MalformedResponseError(
+            f"the answer makes {len(raw_calls):,} tool calls, more than the {MAX_TOOL_CALLS} "
+            "one message may"
+        )
     reasoning = message.get("reasoning_content")
     if not isinstance(reasoning, str):
         reasoning = message.get("reasoning")

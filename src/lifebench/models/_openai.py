@@ -28,7 +28,7 @@ from lifebench.models._limits import Limiter, NoLimit
 from lifebench.models._price import Price, Pricing, pricing_for
 from lifebench.models._record import Attempt, CallRecorder, current_context
 from lifebench.models._retry import RetryPolicy, parse_retry_after, parse_retry_after_ms
-from lifebench.models._secrets import redact_url, scrub, truncate, url_secrets
+from lifebench.models._secrets import Scrubber, redact_url, truncate, url_secrets
 from lifebench.models._types import GenerateConfig, ModelStats
 from lifebench.models._wire import (
     WireCache,
@@ -139,7 +139,8 @@ class OpenAICompatibleModel:
         if timeout_s <= 0:
             raise ValueError("timeout_s must be positive")
         self._secrets = (api_key, *url_secrets(base_url))
-        self._name = scrub(name, self._secrets)
+        self._scrub = Scrubber.of(self._secrets)
+        self._name = self._scrub(name)
         self.model = model
         self.base_url = base_url
         self.defaults = defaults or GenerateConfig()
@@ -334,11 +335,16 @@ class OpenAICompatibleModel:
                 if isinstance(outcome, AssistantMessage):
                     health.on_answer(self.model, success=True)
                     return outcome
-                if outcome.outcome != "retry":
+                if outcome.outcome == "malformed":
+                    # the endpoint answered: this call's problem, not the endpoint's health
+                    health.on_answer(self.model, success=False)
+                    dead = None
+                elif outcome.outcome != "retry":
                     raise self._final_error(outcome, retries, call)
-                dead = health.on_failure(
-                    outcome.detail, connect=outcome.connect, probe=slot == BREAKER
-                )
+                else:
+                    dead = health.on_failure(
+                        outcome.detail, connect=outcome.connect, probe=slot == BREAKER
+                    )
                 if dead is not None:
                     self.stats.failures += 1
                     raise FatalProviderError(
@@ -414,7 +420,8 @@ class OpenAICompatibleModel:
             try:
                 return parse_completion(answer.body, self.pricing, retries)
             except MalformedResponseError as exc:
-                return _Failure(f"malformed response: {self._clean(str(exc))}", "retry")
+                kind: Outcome = "retry" if exc.endpoint else "malformed"
+                return _Failure(f"malformed response: {self._clean(str(exc))}", kind)
             except FilteredResponseError as exc:
                 return _Failure(f"HTTP {status}: {exc}", "rejected", status=status)
         if status < 400:
@@ -435,14 +442,14 @@ class OpenAICompatibleModel:
         )
 
     def _clean(self, text: str) -> str:
-        return scrub(truncate(scrub(text, self._secrets)), self._secrets)
+        return self._scrub(truncate(self._scrub(text)))
 
     def _error_text(self, what: str) -> str:
         label = repr(self._name)
         if self._name != f"{self.model}@{self._display_url}":  # a name from a models file
             label += f" ({self.model} at {self._display_url})"
         space = "" if what.startswith(":") else " "
-        return scrub(f"model {label}{space}{what}", self._secrets)
+        return self._scrub(f"model {label}{space}{what}")
 
     async def aclose(self) -> None:
         """Close the underlying HTTP client."""

@@ -23,7 +23,7 @@ LIBRARY = "genai-prices"
 class Price(BaseModel):
     """What a model charges, in US dollars per million tokens (a models file's ``price:``)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
     input_per_mtok: float = Field(0.0, ge=0, description="USD per 1M prompt (input) tokens.")
     output_per_mtok: float = Field(0.0, ge=0, description="USD per 1M completion (output) tokens.")

@@ -20,18 +20,23 @@ def is_retryable_status(status: int) -> bool:
 class RetryPolicy(BaseModel):
     """How often, and how patiently, a failed model call is retried."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
     max_attempts: int = Field(
-        6, ge=1, description="Attempts in total, the first one included (1 means no retry)."
+        6, ge=1, le=100, description="Attempts in total, the first one included (1 means no retry)."
     )
     base_delay_s: float = Field(
-        1.0, ge=0, description="Backoff cap before the first retry, in seconds."
+        1.0, ge=0, le=3600, description="Backoff cap before the first retry, in seconds."
     )
     max_delay_s: float = Field(
-        60.0, ge=0, description="Upper bound of any wait, including one asked for by Retry-After."
+        60.0,
+        ge=0,
+        le=3600,
+        description="Upper bound of any wait, including one asked for by Retry-After.",
     )
-    multiplier: float = Field(2.0, ge=1, description="Growth factor of the backoff cap per retry.")
+    multiplier: float = Field(
+        2.0, ge=1, le=10, description="Growth factor of the backoff cap per retry."
+    )
 
     def backoff(self, retry: int, rng: random.Random) -> float:
         """Full-jitter delay before retry number ``retry`` (1-based).

@@ -33,7 +33,13 @@ from lifebench.runner._transcript import UnitRecorder
 from lifebench.runner._units import UnitOutcome, WorkUnit
 from lifebench.simulation import Simulation, TerminationReason, run_episode
 from lifebench.suites import RunOptions, RunWarmer, Suite, get_suite
-from lifebench.suites._options import MODEL_ROLES, config_hash_of, make_run_options
+from lifebench.suites._options import (
+    MAX_UNITS,
+    MAX_WORKERS,
+    MODEL_ROLES,
+    config_hash_of,
+    make_run_options,
+)
 from lifebench.suites._run_tasks import load_run_tasks
 
 _log = logging.getLogger(__name__)
@@ -53,6 +59,10 @@ class ExecutionPlan:
     workers: int = 1
     ray_address: str | None = None
     ray_init: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.workers <= MAX_WORKERS:
+            raise InputError(f"must be 1 to {MAX_WORKERS}, got {self.workers}", field="--workers")
 
 
 def select_tasks(tasks: Sequence[Any], options: RunOptions) -> list[Any]:
@@ -78,7 +88,18 @@ def select_tasks(tasks: Sequence[Any], options: RunOptions) -> list[Any]:
 
 def plan_units(tasks: Sequence[Any], options: RunOptions) -> list[WorkUnit]:
     """One unit per (task, trial), each with a seed derived from the run seed (sha256); with
-    ``user_seeds`` > 1, the replays of :mod:`lifebench.runner._replay` too."""
+    ``user_seeds`` > 1, the replays of :mod:`lifebench.runner._replay` too.
+
+    Raises:
+        InputError: more than :data:`~lifebench.suites._options.MAX_UNITS` units.
+    """
+    count = len(tasks) * options.trials * max(1, options.user_seeds)
+    if count > MAX_UNITS:
+        raise InputError(
+            f"{len(tasks)} tasks × {options.trials} trials = {count:,} units, more than the "
+            f"{MAX_UNITS:,} one run takes; select fewer tasks (--num-tasks, --task-ids) or trials",
+            field="--trials",
+        )
     if options.user_seeds > 1:
         from lifebench.runner import _replay
 

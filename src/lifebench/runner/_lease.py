@@ -9,10 +9,17 @@ A lease whose holder is gone never blocks: on the holder's machine (same host na
 the holder is alive only while its pid runs with the same start time (pid reuse is detected);
 from another machine, only while its heartbeat (refreshed every ``HEARTBEAT_S`` seconds by a
 thread of the holder) is younger than ``LEASE_TTL_S``.
+
+Deleting ``run.sqlite`` (or its ``-wal``) during a run cannot start a second writer from
+scratch: the writer also holds an OS lock (``flock``) on the run directory itself, which no
+file deletion releases, so a second process on the same machine refuses; and the writer checks
+before every write that the files it opened are still the ones at their paths (device and
+inode), stopping with a clear error when one was deleted or replaced.
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
 import socket
 import sqlite3
@@ -167,3 +174,30 @@ class Heartbeat:
         self._stop.set()
         if self._thread.is_alive():
             self._thread.join(timeout=5)
+
+
+def lock_directory(directory: Path) -> int | None:
+    """Take an exclusive OS lock on ``directory`` (held until the returned descriptor is
+    closed, or the process ends); None when another process holds it."""
+    fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    except OSError:  # a file system without flock: the lease row alone protects
+        return fd
+    return fd
+
+
+FileId = tuple[int, int] | None
+"""A file's device and inode (None: no file)."""
+
+
+def file_id(path: Path) -> FileId:
+    """The device and inode of ``path`` (None when it does not exist)."""
+    try:
+        stat = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return (stat.st_dev, stat.st_ino)

@@ -16,19 +16,66 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import socket
 from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
 from lifebench.errors import FatalProviderError, LifebenchError
 from lifebench.runner._errors import RunStopped
+from lifebench.runner._reaper import Reaper
 from lifebench.runner._scheduler import Sink, execute_packed, infra_outcome
 from lifebench.runner._units import PackedOutcome, WorkUnit
 from lifebench.runner._workers import ExecutorFactory, UnitExecutor
 
+CONNECT_TIMEOUT_S = 10.0
+"""How long the cluster's address may take to accept a TCP connection before the run stops."""
+
+
+def check_reachable(address: str, timeout_s: float = CONNECT_TIMEOUT_S) -> None:
+    """Refuse, within ``timeout_s``, a cluster address nothing answers at (``ray.init`` would
+    wait for minutes). ``auto``/``local`` and addresses without a port are left to Ray.
+
+    Raises:
+        RunStopped: The host is unknown or does not accept a connection on the port.
+    """
+    target = address.strip()
+    if "://" in target:
+        target = target.split("://", 1)[1]
+    target = target.split("/", 1)[0]
+    host, sep, port = target.rpartition(":")
+    if not sep or not port.isdigit() or not host:
+        return
+    host = host.strip("[]")
+    try:
+        with socket.create_connection((host, int(port)), timeout=timeout_s):
+            pass
+    except OSError as exc:
+        reason = (
+            f"no answer within {timeout_s:g} s"
+            if isinstance(exc, TimeoutError)
+            else (exc.strerror or type(exc).__name__)
+        )
+        raise RunStopped(
+            f"cannot reach the Ray cluster at --ray-address {address}: {reason}. Give the "
+            "head's address (host:6379, or ray://host:10001 for Ray Client), or leave it out "
+            "to start a local Ray instance"
+        ) from None
+
+
+_CLIENT_TIMEOUTS = {
+    "RAY_CLIENT_INITIAL_CONNECTION_TIMEOUT_S": "3",
+    "RAY_CLIENT_MAX_CONNECTION_TIMEOUT_S": "5",
+}
+
 
 def import_ray() -> Any:
-    """The ``ray`` module, or one clear error saying how to install it."""
+    """The ``ray`` module, or one clear error saying how to install it.
+
+    Ray Client (``ray://``) retries a silent address for 30 s by default; the driver's
+    defaults (a user's own settings win) make it give up in about 13 s."""
+    for name, value in _CLIENT_TIMEOUTS.items():
+        os.environ.setdefault(name, value)
     try:
         import ray
     except ImportError:
@@ -42,6 +89,9 @@ class _UnitActor:
     """A Ray actor: builds its executor on first use, then executes units concurrently."""
 
     def __init__(self, factory: ExecutorFactory) -> None:
+        from lifebench.models._secrets import scrub_logs
+
+        scrub_logs()  # what an actor logs lands in Ray's log files
         self._factory = factory
         self._executor: UnitExecutor | None = None
 
@@ -78,9 +128,12 @@ class RayBackend:
         self._factory, self._workers, self._concurrency = factory, workers, concurrency
         self._address = address
         self._init_kwargs = dict(init_kwargs or {})
+        self._reaper = Reaper()
 
     def _connect(self, ray: Any) -> bool:
-        """Connect to Ray; True when this call started it (and must shut it down)."""
+        """Connect to Ray; True when this call started it (and must shut it down). A local
+        instance started here is watched by a :class:`~lifebench.runner._reaper.Reaper`, so
+        its processes end within seconds of a killed driver."""
         if ray.is_initialized():
             return False
         kwargs: dict[str, Any] = {
@@ -90,10 +143,14 @@ class RayBackend:
         }
         address = self._address or os.environ.get("RAY_ADDRESS")
         if address:
+            check_reachable(address)
             kwargs["address"] = address
+        elif "address" not in kwargs:
+            self._reaper.start()
         try:
             ray.init(**kwargs)
         except Exception as exc:
+            self._reaper.done()
             where = f"the Ray cluster at {address}" if address else "a local Ray instance"
             raise RunStopped(f"could not connect to {where}: {exc}") from None
         return True
@@ -122,6 +179,7 @@ class RayBackend:
                     ray.kill(actor)
             if started_ray:
                 ray.shutdown()
+                self._reaper.done()
 
     async def _loop(
         self,

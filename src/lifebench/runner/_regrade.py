@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lifebench.errors import InputError
+from lifebench.errors import InputError, LifebenchError
 from lifebench.evaluation import Evaluator
 from lifebench.messages import AssistantMessage
 from lifebench.models import ModelCache, ModelFactory, recording
@@ -93,9 +93,20 @@ async def grade_records(
                 progress.unit_started()
             log = recorder.log() if record_requests else None
             with recording(log):
-                new = await evaluate(
-                    tasks[record.task_id], record.simulation, evaluators, bases, record.evaluation
-                )
+                try:
+                    new = await evaluate(
+                        tasks[record.task_id],
+                        record.simulation,
+                        evaluators,
+                        bases,
+                        record.evaluation,
+                    )
+                except RecursionError:
+                    raise LifebenchError(
+                        f"unit {record.task_id}#{record.trial}: its trajectory is nested too "
+                        "deeply to grade (hundreds of levels of JSON, e.g. in a tool call's "
+                        "arguments); re-run that unit (lifebench run) before grading"
+                    ) from None
                 if rejudge is not None:
                     new = await rejudge.extend(
                         tasks[record.task_id], record.simulation, new, record.evaluation

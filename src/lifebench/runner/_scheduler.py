@@ -83,6 +83,10 @@ async def execute_packed(unit: WorkUnit, execute: Execute) -> PackedOutcome:
         outcome = await execute(unit)
     except FatalProviderError:
         raise
+    except RecursionError:
+        outcome = infra_outcome(
+            unit, "the unit's data is nested too deeply to process (hundreds of levels of JSON)"
+        )
     except Exception as exc:
         outcome = infra_outcome(unit, exception_summary(exc))
     try:

@@ -19,9 +19,12 @@ raised as one :class:`~lifebench.runner._errors.StoreError` that says what to do
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sqlite3
 import time
+import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -34,15 +37,26 @@ from lifebench import __version__
 from lifebench._util.hashing import canonical_json
 from lifebench.errors import ConfigChangedError, LifebenchError
 from lifebench.evaluation._types import Evaluation
-from lifebench.models._record import PackedCalls
+from lifebench.models._record import Blob, PackedCalls, decode_blob, encode_blob
+from lifebench.models._secrets import Scrubber
 from lifebench.runner._diff import config_differences, task_differences
 from lifebench.runner._errors import (
     StoreError,
     StoreInUseError,
     guarded_store,
     prepare_run_dir,
+    store_error,
 )
-from lifebench.runner._lease import Heartbeat, Holder, holder_alive, read_holder, this_holder
+from lifebench.runner._lease import (
+    FileId,
+    Heartbeat,
+    Holder,
+    file_id,
+    holder_alive,
+    lock_directory,
+    read_holder,
+    this_holder,
+)
 from lifebench.runner._lease import write_holder as _write_holder
 from lifebench.runner._provenance import Provenance, RunFacts, facts_from
 from lifebench.runner._records import AttemptRecord, EventKind, RunMeta, UnitRecord, UnitStatus
@@ -148,6 +162,36 @@ def _take_lease(conn: sqlite3.Connection, directory: Path, command: str) -> tupl
     return mine, note
 
 
+def _lock(directory: Path) -> int:
+    """The OS lock of the run directory (see :mod:`lifebench.runner._lease`), or
+    :class:`StoreInUseError` naming the holder when another process has it."""
+    try:
+        fd = lock_directory(directory)
+    except OSError as exc:
+        raise store_error(directory, exc, "locking the run directory") from None
+    if fd is None:
+        holder = ""
+        path = directory / STORE_FILENAME
+        with contextlib.suppress(sqlite3.Error, OSError):
+            conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1)
+            try:
+                held = read_holder(conn)
+            finally:
+                conn.close()
+            holder = f" ({held.describe()})" if held is not None else ""
+        raise StoreInUseError(
+            f"{directory} is in use by another lifebench process{holder}; wait for it to "
+            "finish or use another run directory"
+        )
+    return fd
+
+
+def _unlock(fd: int | None) -> None:
+    if fd is not None:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+
+
 class RunStore:
     """Persistent state of one run: its configuration, tasks, units, attempt log and gradings.
 
@@ -162,14 +206,22 @@ class RunStore:
         meta: RunMeta,
         lease: Holder | None = None,
         notes: Iterable[str] = (),
+        lock_fd: int | None = None,
     ) -> None:
         """Use :meth:`open` or :meth:`read`; this only wires an already validated connection."""
         self._conn = conn
+        self._lock_fd = lock_fd
+        self._files: dict[Path, FileId] = {}
+        if lease is not None:
+            wal = path.with_name(path.name + "-wal")
+            self._files = {path: file_id(path), wal: file_id(wal)}
         self._path = path
         self._meta = meta
         self._lease = lease
         self._heartbeat: Heartbeat | None = None
         self._notes = list(notes)
+        self._scrub = Scrubber.of(environment=True)
+        """Every text a unit brings is scrubbed here, at the store boundary."""
         if lease is not None:
             self._heartbeat = Heartbeat(path, lease.token)
             self._heartbeat.start()
@@ -211,8 +263,13 @@ class RunStore:
         directory = Path(run_dir)
         prepare_run_dir(directory)
         path = directory / STORE_FILENAME
+        lock_fd = _lock(directory)
         with guarded_store(path, "opening the run store"):
-            conn = _connect(path)
+            try:
+                conn = _connect(path)
+            except BaseException:
+                _unlock(lock_fd)
+                raise
             try:
                 with _transaction(conn):
                     for statement in statements(DDL):
@@ -237,8 +294,9 @@ class RunStore:
                     )
             except BaseException:
                 conn.close()
+                _unlock(lock_fd)
                 raise
-        return cls(conn, path, meta, lease, notes)
+        return cls(conn, path, meta, lease, notes, lock_fd)
 
     @classmethod
     def read(
@@ -256,8 +314,13 @@ class RunStore:
         path = directory / STORE_FILENAME
         if not path.is_file():
             raise LifebenchError(f"{run_dir} is not a run directory (no {STORE_FILENAME})")
+        lock_fd = _lock(directory) if write else None
         with guarded_store(path, "reading the run store"):
-            conn = _connect(path)
+            try:
+                conn = _connect(path)
+            except BaseException:
+                _unlock(lock_fd)
+                raise
             try:
                 meta = _read_meta(conn)
                 if meta is None:
@@ -272,8 +335,9 @@ class RunStore:
                         lease, _ = _take_lease(conn, directory, command)
             except BaseException:
                 conn.close()
+                _unlock(lock_fd)
                 raise
-        return cls(conn, path, meta, lease)
+        return cls(conn, path, meta, lease, lock_fd=lock_fd)
 
     @staticmethod
     def _init_or_check(
@@ -412,6 +476,7 @@ class RunStore:
         """One write transaction, as the lease holder, with errors explained."""
         if self._lease is None:
             raise LifebenchError(f"{self._path} was opened for reading only")
+        self._check_files()
         with guarded_store(self._path, action), _transaction(self._conn) as conn:
             held = read_holder(conn)
             if held is None:  # removed by hand: nobody else holds it, so take it back
@@ -422,6 +487,18 @@ class RunStore:
                     f"{held.describe()}; this process stops writing"
                 )
             yield conn
+
+    def _check_files(self) -> None:
+        """Stop when a file this writer opened was deleted or replaced at its path (another
+        process could then start the run afresh in a new file: units would be lost)."""
+        for path, opened in self._files.items():
+            if opened is not None and file_id(path) != opened:
+                raise StoreError(
+                    f"{path} was deleted or replaced while this process was writing the run; "
+                    "it stops so that no unit is written where nobody will read it. Units "
+                    "finished before are in the file that was replaced (restore it if you can); "
+                    "re-run the same command to resume from what the run directory holds"
+                )
 
     def pending_units(self, units: Iterable[WorkUnit]) -> list[WorkUnit]:
         """Register ``units`` (as pending when new) and return those still to run, in order.
@@ -498,9 +575,9 @@ class RunStore:
                     unit.trial,
                     unit.seed,
                     packed.status.value,
-                    packed.simulation_json,
-                    packed.evaluation_json,
-                    packed.error,
+                    self._scrub(packed.simulation_json),
+                    self._scrub.optional(packed.evaluation_json),
+                    self._scrub.optional(packed.error),
                     now,
                     now,
                 ),
@@ -515,7 +592,7 @@ class RunStore:
                 unit,
                 attempt,
                 packed.status,
-                packed.error,
+                self._scrub.optional(packed.error),
                 packed.model_retries,
                 packed.reward,
                 packed.duration_s,
@@ -528,7 +605,9 @@ class RunStore:
     def record_cancelled(self, unit: WorkUnit, note: str = "cancelled while running") -> None:
         """Log that ``unit`` was running when the run was cancelled (the unit stays as it was)."""
         with self._write("logging a cancelled unit") as conn:
-            self._log(conn, EventKind.CANCELLED, unit, 0, None, note, 0, None, 0.0, _now())
+            self._log(
+                conn, EventKind.CANCELLED, unit, 0, None, self._scrub(note), 0, None, 0.0, _now()
+            )
 
     def record_evaluation(
         self,
@@ -556,7 +635,7 @@ class RunStore:
             conn.execute(
                 "UPDATE units SET evaluation_json = ?, updated_at = ? "
                 "WHERE task_id = ? AND trial = ?",
-                (evaluation.model_dump_json(), now, task_id, trial),
+                (self._scrub(evaluation.model_dump_json()), now, task_id, trial),
             )
             retries = sum(b.usage.retries for b in evaluation.by_basis.values())
             log_id = self._log(
@@ -565,7 +644,7 @@ class RunStore:
                 WorkUnit(task_id, trial, seed),
                 attempts,
                 UnitStatus.DONE,
-                evaluation.error,
+                self._scrub.optional(evaluation.error),
                 retries,
                 evaluation.reward,
                 0.0,
@@ -606,27 +685,52 @@ class RunStore:
         )
         return int(cursor.lastrowid or 0)
 
-    @staticmethod
+    def _clean_blob(self, blob: Blob) -> Blob:
+        """``blob`` scrubbed (its name kept: the same content always scrubs the same way, and
+        every reference to it stays valid)."""
+        try:
+            text = decode_blob(blob.codec, blob.data).decode("utf-8")
+        except (UnicodeDecodeError, ValueError, zlib.error):
+            return blob
+        clean = self._scrub(text)
+        if clean == text:
+            return blob
+        encoded = encode_blob(clean.encode("utf-8"), bytes.fromhex(blob.hash))
+        return Blob(blob.hash, encoded.codec, encoded.size, encoded.data)
+
     def _save_calls(
-        conn: sqlite3.Connection, log_id: int, task_id: str, trial: int, calls: PackedCalls
+        self, conn: sqlite3.Connection, log_id: int, task_id: str, trial: int, calls: PackedCalls
     ) -> None:
-        """Store a unit's recorded calls under the log entry ``log_id`` (blobs once each)."""
+        """Store a unit's recorded calls under the log entry ``log_id`` (blobs once each),
+        every text through the scrubber."""
+        blobs = [self._clean_blob(b) for b in calls.blobs]
         conn.executemany(
             "INSERT OR IGNORE INTO blobs (hash, codec, size, data) VALUES (?, ?, ?, ?)",
-            [(b.hash, b.codec, b.size, b.data) for b in calls.blobs],
+            [(b.hash, b.codec, b.size, b.data) for b in blobs],
         )
         conn.executemany(
             "INSERT INTO calls (log_id, seq, task_id, trial, role, basis, label, cached, "
             "cache_key, call_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
-                (log_id, seq, task_id, trial, role, basis, label, int(cached), key, text)
+                (
+                    log_id,
+                    seq,
+                    task_id,
+                    trial,
+                    role,
+                    basis,
+                    label,
+                    int(cached),
+                    key,
+                    self._scrub(text),
+                )
                 for seq, role, basis, label, cached, key, text in calls.calls
             ],
         )
         if calls.briefing is not None:
             conn.execute(
                 "INSERT INTO briefings (log_id, task_id, trial, briefing_json) VALUES (?, ?, ?, ?)",
-                (log_id, task_id, trial, calls.briefing),
+                (log_id, task_id, trial, self._scrub(calls.briefing)),
             )
         if calls.tools:
             conn.executemany(
@@ -654,11 +758,11 @@ class RunStore:
                 "provenance_json) VALUES (?, ?, ?, ?, ?, ?)",
                 (
                     source,
-                    canonical_json(dict(description)),
+                    self._scrub(canonical_json(dict(description))),
                     last + 1,
                     to_grade,
                     _now(),
-                    None if provenance is None else provenance.model_dump_json(),
+                    None if provenance is None else self._scrub(provenance.model_dump_json()),
                 ),
             )
             return int(cursor.lastrowid or 0)
@@ -849,6 +953,8 @@ class RunStore:
             except sqlite3.Error:
                 pass  # a lease left behind is taken over once this process is gone
         self._conn.close()
+        _unlock(self._lock_fd)
+        self._lock_fd = None
 
     def __enter__(self) -> RunStore:
         return self

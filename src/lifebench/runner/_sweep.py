@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -21,13 +22,16 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from lifebench._util.inputs import load_config
 from lifebench._util.keys import fields_at, key_lines, unknown_key
 from lifebench.errors import InputError
 from lifebench.metrics import Headline, OfficialComparison
 from lifebench.suites import RunOptions
-from lifebench.suites._options import make_run_options
+from lifebench.suites._options import MAX_CONCURRENCY, MAX_WORKERS, make_run_options
 
 SWEEP_REPORT = "sweep.json"
+MAX_CELLS = 10_000
+"""The most cells (runs) of one sweep."""
 _SAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _RESERVED = frozenset({"out", "concurrency", "quiet"})
 
@@ -35,14 +39,14 @@ _RESERVED = frozenset({"out", "concurrency", "quiet"})
 class SweepSpec(BaseModel):
     """The contents of a sweep file."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
     name: str = Field("sweep", description="Name of the sweep (the default output directory).")
     out: str | None = Field(None, description="Directory of the sweep (default: runs/<name>).")
     backend: Literal["local", "ray"] = Field("local", description="local or ray.")
-    workers: int = Field(1, ge=1, description="Processes / Ray actors per cell.")
+    workers: int = Field(1, ge=1, le=MAX_WORKERS, description="Processes / Ray actors per cell.")
     ray_address: str | None = Field(None, description="Ray cluster address (backend ray).")
-    concurrency: int = Field(8, ge=1, description="Units in flight per cell.")
+    concurrency: int = Field(8, ge=1, le=MAX_CONCURRENCY, description="Units in flight per cell.")
     models: str | None = Field(None, description="Models config file for every cell.")
     base: dict[str, Any] = Field(
         default_factory=dict, description="Options of every cell (names as in `run`)."
@@ -94,20 +98,7 @@ def _slug(text: str) -> str:
 def load_sweep(path: str | Path) -> SweepSpec:
     """Read and validate a sweep file (YAML or JSON); errors name the file and field."""
     source = Path(path)
-    try:
-        text = source.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(
-            f"cannot read the sweep file: {exc.strerror or exc}", file=str(source)
-        ) from None
-    try:
-        import yaml
-
-        data = yaml.safe_load(text)
-    except RecursionError:
-        raise InputError("nested too deeply to read", file=str(source)) from None
-    except yaml.YAMLError as exc:
-        raise InputError(f"not valid YAML or JSON: {exc}", file=str(source)) from None
+    data, text = load_config(source, what="sweep file")
     if not isinstance(data, Mapping):
         raise InputError("a sweep file holds a mapping (name, base, grid, …)", file=str(source))
     lines = key_lines(text)
@@ -189,6 +180,15 @@ def expand(spec: SweepSpec, source: str = "sweep file") -> list[Cell]:
     if unknown:
         raise InputError(f"combine names axes not in the grid: {unknown}", file=source)
     axes = list(spec.grid.items())
+    count = math.prod(len(values) for _, values in axes)
+    if count > MAX_CELLS:
+        sizes = " × ".join(f"{len(values)} {axis}" for axis, values in axes)
+        raise InputError(
+            f"the grid has {sizes} = {count:,} cells, more than the {MAX_CELLS:,} one sweep "
+            "runs; split it into several sweeps",
+            file=source,
+            field="grid",
+        )
     cells: list[Cell] = []
     seen: set[str] = set()
     for combo in itertools.product(*(values for _, values in axes)):

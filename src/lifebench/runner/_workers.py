@@ -52,7 +52,10 @@ ExecutorFactory = Callable[[], UnitExecutor]
 
 def _worker_main(conn: Connection, factory: ExecutorFactory) -> None:
     """Entry point of a worker process."""
+    from lifebench.models._secrets import scrub_logs
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops us
+    scrub_logs()
     asyncio.run(_serve(conn, factory))
 
 

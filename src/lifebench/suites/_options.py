@@ -20,6 +20,7 @@ from pydantic import (
     Field,
     SerializeAsAny,
     ValidationError,
+    field_validator,
     model_validator,
 )
 
@@ -41,6 +42,28 @@ _OPERATIONAL = frozenset(
 _RESUMABLE = frozenset({"tasks_file", "trials", "user_seeds"})
 _MODEL_FIELDS = ("agent_model", "user_model", "judge_model", "tool_model")
 _SPEC_SPLIT = re.compile(r"@(?=https?://)", re.IGNORECASE)
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+MAX_TRIALS = 10_000
+"""The most trials per task a run takes (``--trials``)."""
+MAX_UNITS = 1_000_000
+"""The most (task, trial) units one run takes (tasks × trials)."""
+MAX_WORKERS = 1024
+"""The most worker processes or Ray actors of one run (``--workers``)."""
+MAX_CONCURRENCY = 100_000
+"""The most units in flight at once (``--concurrency``)."""
+MAX_STEPS = 1_000_000
+"""The largest ``--max-steps`` and ``--max-errors``."""
+
+
+def _text_only(value: Any) -> Any:
+    """Refuse text no UTF-8 can hold (a lone surrogate: what Python makes of bytes in a
+    command line or file name that are not UTF-8), in a string or the strings of a tuple."""
+    items = value if isinstance(value, tuple | list) else (value,)
+    for item in items:
+        if isinstance(item, str) and _SURROGATE.search(item):
+            raise ValueError(f"{item!a} is not valid UTF-8 text (bytes of another encoding?)")
+    return value
 
 
 def scrub_model_spec(spec: str | None) -> str | None:
@@ -120,12 +143,17 @@ class SuiteOptions(BaseModel):
     (e.g. "this sandbox needs --tool-model").
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
     roles: ClassVar[RoleChoices]
     common_defaults: ClassVar[Mapping[str, Any]] = {}
     """Defaults of common options for this suite (e.g. no tool-error cap where the official
     harness has none), used when the option is not given."""
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _valid_text(cls, value: Any) -> Any:
+        return _text_only(value)
 
     def required_models(self, run: RunOptions) -> frozenset[ModelRole]:
         """Model roles this run needs beyond those of its agent, user and evaluator kinds."""
@@ -145,7 +173,7 @@ OptionsT = TypeVar("OptionsT", bound=SuiteOptions)
 class RunOptions(BaseModel):
     """Everything that defines a run. Same options + same seed + scripted models → same results."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, allow_inf_nan=False)
 
     suite: str = Field("vita", description="Suite name.")
     domain: str | None = Field(
@@ -158,11 +186,14 @@ class RunOptions(BaseModel):
         "where shipped, else demo).",
     )
     task_ids: tuple[str, ...] = Field((), description="Only these task ids (empty = all).")
-    num_tasks: int | None = Field(None, description="Only the first N tasks (after task_ids).")
-    trials: int = Field(1, ge=1, description="Trials per task (k of pass^k).")
+    num_tasks: int | None = Field(
+        None, ge=1, description="Only the first N tasks (after task_ids); at least 1."
+    )
+    trials: int = Field(1, ge=1, le=MAX_TRIALS, description="Trials per task (k of pass^k).")
     user_seeds: int = Field(
         1,
         ge=1,
+        le=MAX_TRIALS,
         description="User-simulator seeds per trial: trial t + K*s replays the agent of trial t "
         "(K trials) against user seed s (see lifebench.simulation._replay).",
     )
@@ -174,16 +205,25 @@ class RunOptions(BaseModel):
     judge_model: str | None = Field(None, description="Model spec for the judge.")
     tool_model: str | None = Field(None, description="Model spec for the tool simulator.")
     language: Language = Field("en", description="Prompt and tool-description language.")
-    max_steps: int = Field(300, ge=1, description="Step limit per episode.")
-    max_errors: int = Field(10, ge=1, description="Tool-error limit per episode.")
-    seed: int = Field(300, description="Run seed; per-unit seeds derive from it.")
-    temperature: float | None = Field(0.0, description="Sampling temperature of every role.")
+    max_steps: int = Field(300, ge=1, le=MAX_STEPS, description="Step limit per episode.")
+    max_errors: int = Field(10, ge=1, le=MAX_STEPS, description="Tool-error limit per episode.")
+    seed: int = Field(
+        300, ge=-(2**63), lt=2**63, description="Run seed; per-unit seeds derive from it."
+    )
+    temperature: float | None = Field(
+        0.0, ge=0, description="Sampling temperature of every role (finite, not negative)."
+    )
     suite_options: SerializeAsAny[SuiteOptions] = Field(
         default_factory=_NoSuiteOptions, description="The suite's own options."
     )
-    concurrency: int = Field(8, ge=1, description="Units run at once (not hashed).")
+    concurrency: int = Field(
+        8, ge=1, le=MAX_CONCURRENCY, description="Units run at once (not hashed)."
+    )
     workers: int = Field(
-        1, ge=1, description="Processes (or Ray actors) the units are spread over (not hashed)."
+        1,
+        ge=1,
+        le=MAX_WORKERS,
+        description="Processes (or Ray actors) the units are spread over (not hashed).",
     )
     out: str | None = Field(None, description="Run directory (not hashed).")
     models_file: str | None = Field(None, description="Models config file (not hashed).")
@@ -194,6 +234,21 @@ class RunOptions(BaseModel):
         description="Store every model call's request and response, and the prompts and tools "
         "of each unit (not hashed).",
     )
+
+    @field_validator(
+        "domain",
+        "tasks_file",
+        "task_ids",
+        "agent",
+        "user",
+        "evaluator",
+        *_MODEL_FIELDS,
+        "out",
+        "models_file",
+    )
+    @classmethod
+    def _valid_text(cls, value: Any) -> Any:
+        return _text_only(value)
 
     @model_validator(mode="before")
     @classmethod

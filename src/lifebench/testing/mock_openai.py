@@ -213,6 +213,7 @@ SCRIPTED_FAULTS: tuple[str, ...] = (
     "context_length",
     "bad_param",
     "no_usage",
+    "echo",
 )
 """Named faults (any other HTTP status code given as digits is answered as is)."""
 
@@ -231,7 +232,8 @@ class MockOpenAIServer:
     nginx HTML page), ``"quota"`` (429 ``insufficient_quota``), ``"content_filter"`` (400
     ``content_filter``), ``"context_length"`` (400 ``context_length_exceeded``),
     ``"bad_param"`` (400 naming a request parameter), ``"no_usage"`` (a normal answer without
-    ``usage``), or any other status code such as ``"400"`` or ``"503"``.
+    ``usage``), ``"echo"`` (a 500 whose message echoes every request header and the request
+    body, as some proxies do, to test scrubbing), or any other status code such as ``"400"`` or ``"503"``.
 
     Besides scripted faults the server can behave like a real provider that is set up in a
     certain way: ``api_key`` (any other bearer token is answered 401, naming the masked key as
@@ -492,6 +494,9 @@ class MockOpenAIServer:
             return web.json_response(
                 _error_body(429, "Rate limit reached (mock)"), status=429, headers=headers
             )
+        if fault == "echo":
+            echoed = f"headers {dict(request.headers)} body {json.dumps(body)}"
+            return web.json_response(_error_body(500, f"upstream failed: {echoed}"), status=500)
         token = request.headers.get("Authorization", "").removeprefix("Bearer ")
         if fault == "401":
             return web.json_response(

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from lifebench._util.hashing import stable_hash
+from lifebench._util.inputs import MAX_TASK_FILE_BYTES, load_json, parse_json_records, read_text
 from lifebench.errors import InputError
 from lifebench.evaluation import BasisResult, CriterionVerdict, Evaluation
 from lifebench.messages import (
@@ -62,10 +63,7 @@ OFFICIAL_BASIS = "official"
 
 
 def _read(path: Path) -> Any:
-    try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read the file: {exc}", file=str(path)) from None
+    return load_json(path, what="results file", max_bytes=MAX_TASK_FILE_BYTES)
 
 
 def _usage(raw: Any, cost: Any) -> Usage | None:
@@ -285,14 +283,9 @@ def _rows(path: Path | None) -> dict[str, dict[str, Any]]:
     if path is None:
         return {}
     rows: dict[str, dict[str, Any]] = {}
-    text = Path(path).read_text(encoding="utf-8")
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"line {n} is not JSON: {exc}", file=str(path)) from None
+    text = read_text(path, what="task file")
+    for record in parse_json_records(text, str(path), what="row"):
+        row = record.value
         if isinstance(row, Mapping) and "trace_id" in row:
             rows[str(row["trace_id"])] = dict(row)
     return rows

@@ -10,7 +10,6 @@ else single). ``--subset`` overrides it at run time (:func:`lifebench.travel.tas
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from lifebench._util.inputs import parse_json_records, read_text
 from lifebench.errors import InputError
 from lifebench.travel.task import SUBSETS, Subset, TravelTask, parse_time
 
@@ -135,8 +135,15 @@ def parse_rows(
         if found:
             problems.extend(f"{where}: field {name}: {msg}" for name, msg in found)
             continue
+        subset = infer_subset(row, file_subset)
+        if subset == "multi" and not str(row.get("user_profile") or "").strip():
+            problems.append(
+                f"{where}: field user_profile: a multi-turn row needs the user's profile (the "
+                "simulated user plays it); without one the user would be made up"
+            )
+            continue
         try:
-            task = _task(row, infer_subset(row, file_subset))
+            task = _task(row, subset)
         except ValidationError as exc:
             err = exc.errors()[0]
             loc = ".".join(str(p) for p in err.get("loc", ())) or "row"
@@ -160,26 +167,9 @@ def parse_rows(
 
 
 def _decode(text: str, file: str) -> list[tuple[int, Any]]:
-    stripped = text.lstrip()
-    if stripped.startswith("["):  # a JSON array of rows is accepted too
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"not valid JSON: {exc.msg} (line {exc.lineno})", file=file) from None
-        if not isinstance(data, list):
-            raise InputError("expected JSON Lines or a JSON array of rows", file=file)
-        return [(i + 1, row) for i, row in enumerate(data)]
-    rows: list[tuple[int, Any]] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        if not raw.strip():
-            continue
-        try:
-            rows.append((number, json.loads(raw)))
-        except json.JSONDecodeError as exc:
-            raise InputError(
-                f"line {number}: not valid JSON ({exc.msg} at column {exc.colno})", file=file
-            ) from None
-    return rows
+    """``(line, row)`` of JSON Lines text or of a JSON array of rows (the core reader's rules:
+    :mod:`lifebench._util.inputs`)."""
+    return [(r.line, r.value) for r in parse_json_records(text, file, what="row")]
 
 
 OFFICIAL_TRACE_ID = "official_trace_id"
@@ -229,12 +219,7 @@ def load_tasks(path: Path, subset: Subset | None = None) -> list[TravelTask]:
     if path.is_dir():
         return load_folder(path)
     file = str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError("no such file", file=file) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read: {exc}", file=file) from None
+    text = read_text(path, what="task file")
     return parse_rows(_decode(text, file), file=file, file_subset=subset or subset_of_file(path))
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from lifebench._util.hashing import stable_hash
+from lifebench._util.inputs import MAX_TASK_FILE_BYTES, load_json
 from lifebench.errors import InputError
 from lifebench.evaluation import BasisResult, CriterionVerdict, Evaluation
 from lifebench.messages import (
@@ -164,10 +165,7 @@ def import_official_results(path: Path, run_dir: Path, domain: str | None = None
     Returns the number of simulations imported. Re-importing the same file is a no-op for the
     units already there.
     """
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise InputError(f"cannot read results: {exc}", file=str(path)) from None
+    data = load_json(path, what="results file", max_bytes=MAX_TASK_FILE_BYTES)
     if not isinstance(data, Mapping) or "simulations" not in data:
         raise InputError(
             "not an official VitaBench results file (no 'simulations')", file=str(path)

@@ -33,6 +33,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from lifebench._util.inputs import decode_text, json_kind, parse_json_records, read_text
 from lifebench.errors import InputError
 from lifebench.vita.task import LoadNote, VitaTask
 from lifebench.vita.timefmt import normalise_time
@@ -280,54 +281,16 @@ def _validation_problems(
 
 def _parse_document(text: str, source: str) -> list[tuple[str, Any]]:
     """Parse ``text`` into ``(label, raw task)`` pairs; labels are ``#i`` or ``#i (line n)``."""
-    stripped = text.lstrip()
-    if not stripped:
-        raise InputError("the file is empty; expected a JSON array of task objects", file=source)
-    as_lines = source.endswith((".jsonl", ".ndjson"))
-    if not as_lines and stripped.startswith("["):
-        try:
-            value = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(
-                f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}", file=source
-            ) from None
-        if not isinstance(value, list):  # pragma: no cover - a '[' document is always a list
-            raise InputError("expected a JSON array of task objects", file=source)
-        return [(f"#{i}", item) for i, item in enumerate(value)]
-    document_error: json.JSONDecodeError | None = None
-    if not as_lines:
-        try:
-            value = json.loads(text)
-        except json.JSONDecodeError as exc:
-            document_error = exc  # several values (JSON Lines) or one broken object
-        else:
-            single_line = len([ln for ln in text.splitlines() if ln.strip()]) == 1
-            if not (isinstance(value, dict) and single_line):
-                raise InputError(
-                    f"expected a JSON array of task objects (or JSON Lines, one task object per "
-                    f"line), got a single JSON {_json_type(value)}",
-                    file=source,
-                )
-    items: list[tuple[str, Any]] = []
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        label = f"#{len(items)} (line {lineno})"
-        try:
-            items.append((label, json.loads(line)))
-        except json.JSONDecodeError as exc:
-            if document_error is not None and not items:
-                # The first line is not a JSON value by itself: most likely one pretty-printed
-                # (broken) document rather than JSON Lines, so report the document's error.
-                where, error, task_id = document_error.lineno, document_error, None
-            else:
-                where, error, task_id = lineno, exc, label
-            raise InputError(
-                f"invalid JSON at line {where}, column {error.colno}: {error.msg}",
-                file=source,
-                task_id=task_id,
-            ) from None
-    return items
+    records = parse_json_records(text, source, what="task object")
+    if len(records) == 1 and not isinstance(records[0].value, dict | list):
+        raise InputError(
+            "expected a JSON array of task objects (or JSON Lines, one task object per line), "
+            f"got a single JSON {json_kind(records[0].value)}",
+            file=source,
+        )
+    if text.lstrip().startswith("["):
+        return [(f"#{r.index}", r.value) for r in records]
+    return [(f"#{r.index} (line {r.line})", r.value) for r in records]
 
 
 def _json_type(value: Any) -> str:
@@ -454,6 +417,39 @@ class _TimeFixer:
                     self.record(record, ["evaluation_criteria", "expected_states", i, kind, j])
 
 
+def _check_domain_label(raw: dict[str, Any], task: str) -> list[_Problem]:
+    """A ``domain`` label must name a domain (any official spelling) and agree with the
+    provider tables the task fills; an empty or missing label lets the tables decide."""
+    from lifebench.vita.domains.registry import CROSS, domain_of_label, domain_of_tables
+
+    label = raw.get("domain")
+    if not isinstance(label, str) or not label.strip():
+        return []
+    named = domain_of_label(label)
+    if named is None:
+        return [
+            _Problem(
+                task,
+                "domain",
+                f"{_short(label)} is not a VitaBench domain (delivery, instore, ota, cross, or an "
+                "official spelling such as 'in-store consumption'); fix the label or remove it to "
+                "let the task's tables decide",
+            )
+        ]
+    env = raw.get("environment")
+    tables = domain_of_tables(env) if isinstance(env, dict) else None
+    if tables not in (None, CROSS) and named != CROSS and tables != named:
+        return [
+            _Problem(
+                task,
+                "domain",
+                f"the label says {named}, but the task fills the provider tables of the {tables} "
+                "domain; fix the label",
+            )
+        ]
+    return []
+
+
 def _check_required_orders(raw: dict[str, Any], task: str) -> list[_Problem]:
     """Types of the order-shaped records of ``evaluation_criteria.expected_states``."""
     problems: list[_Problem] = []
@@ -512,6 +508,7 @@ def parse_tasks(text: str, source: str = "<string>") -> list[VitaTask]:
         if isinstance(env, dict):
             problems += _check_environment(env, task)
         problems += _check_required_orders(raw, task)
+        problems += _check_domain_label(raw, task)
         if task_id:
             if task in first_seen:
                 first = first_seen[task]
@@ -535,21 +532,7 @@ def load_tasks(path: Path | str) -> list[VitaTask]:
             names the file, the task and the field of every problem found.
     """
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise InputError("no such task file", file=str(path)) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, expected a task file", file=str(path)) from None
-    except UnicodeDecodeError as exc:
-        raise InputError(
-            f"not UTF-8 text (byte {exc.start}: {exc.reason})", file=str(path)
-        ) from None
-    except OSError as exc:
-        raise InputError(
-            f"cannot read the task file: {exc.strerror or exc}", file=str(path)
-        ) from None
-    return parse_tasks(text, str(path))
+    return parse_tasks(read_text(path, what="task file"), str(path))
 
 
 _DATA_PACKAGE = "lifebench.vita.data"
@@ -601,6 +584,6 @@ def load_bundled_tasks(domain: str, language: str, task_set: TaskSet = "demo") -
             f"no bundled {task_set} tasks for domain {domain!r} and language {language!r} "
             f"(available: {known})"
         )
-    text = resource.read_text(encoding="utf-8")
     where = "/".join((_DATA_PACKAGE, *_SET_FOLDERS[task_set], name))
+    text = decode_text(resource.read_bytes(), where, what="task file")
     return parse_tasks(text, where)

@@ -8,7 +8,6 @@ line or scenario and the field; all problems of a source are collected before ra
 
 from __future__ import annotations
 
-import json
 from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
@@ -16,6 +15,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from lifebench._util.inputs import parse_json, parse_json_records, read_text
 from lifebench._util.text import Language
 from lifebench.errors import InputError
 from lifebench.flow._problems import Problems
@@ -136,12 +136,7 @@ def _name(file: Path | Traversable, root: Path | Traversable, label: str) -> str
 
 
 def _read_json(file: Path | Traversable, name: str) -> Any:
-    try:
-        return json.loads(file.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise InputError(f"not valid JSON (line {exc.lineno}: {exc.msg})", file=name) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read: {exc}", file=name) from None
+    return parse_json(read_text(file, what="knowledge file"), name)
 
 
 def _read_desc(root: Path | Traversable, filename: str, label: str) -> dict[str, str]:
@@ -161,19 +156,10 @@ def _read_final(
     file: Path | Traversable, name: str, order: list[str], records: dict[str, dict[str, Any]]
 ) -> None:
     problems = Problems(name, "knowledge base")
-    try:
-        lines = file.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read: {exc}", file=name) from None
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
+    text = read_text(file, what="knowledge file")
+    for record in parse_json_records(text, name, what="scenario"):
+        number, data = record.line, record.value
         where = f"line {number}"
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as exc:
-            problems.add(where, "", f"not valid JSON ({exc.msg} at column {exc.colno})")
-            continue
         if not isinstance(data, dict):
             problems.add(where, "", "expected a JSON object")
             continue

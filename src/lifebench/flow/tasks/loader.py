@@ -7,12 +7,12 @@ in it, in name order. Every problem is reported through one
 
 from __future__ import annotations
 
-import json
 from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
 from typing import Any, Literal
 
+from lifebench._util.inputs import parse_json_records, read_text
 from lifebench._util.text import Language
 from lifebench.errors import InputError
 from lifebench.flow._problems import Problems
@@ -31,50 +31,29 @@ def _files(path: Path) -> list[Path]:
         if not files:
             raise InputError("no *.jsonl task files in this directory", file=str(path))
         return files
-    if not path.is_file():
+    if not path.exists():
         raise InputError("no such task file or directory", file=str(path))
-    return [path]
+    return [path]  # anything else (a FIFO, a device) is refused by the one reader
 
 
 def _lines(text: str, name: str, problems: Problems) -> list[tuple[str, dict[str, Any]]]:
-    stripped = text.lstrip()
-    if stripped.startswith("["):
-        try:
-            array = json.loads(stripped)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"not valid JSON (line {exc.lineno}: {exc.msg})", file=name) from None
-        items = list(enumerate(array))
-        label = "item"
-    else:
-        items = []
-        for number, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                items.append((number - 1, json.loads(line)))
-            except json.JSONDecodeError as exc:
-                problems.add(
-                    f"line {number}", "", f"not valid JSON ({exc.msg}, column {exc.colno})"
-                )
-        label = "line"
+    """The objects of JSON Lines text or of a JSON array (the core reader's rules:
+    :mod:`lifebench._util.inputs`), each with where it is (``line n``, ``item i``)."""
+    array = text.lstrip().startswith("[")
     out = []
-    for index, value in items:
-        where = f"{label} {index + 1}" if label == "line" else f"item {index}"
-        if not isinstance(value, dict):
+    for record in parse_json_records(text, name, what="line"):
+        where = f"item {record.index}" if array else f"line {record.line}"
+        if not isinstance(record.value, dict):
             problems.add(where, "", "expected a JSON object")
             continue
-        out.append((where, value))
+        out.append((where, record.value))
     return out
 
 
 def _read(
     file: Path | Traversable, name: str, problems: Problems
 ) -> list[tuple[str, dict[str, Any]]]:
-    try:
-        text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read: {exc}", file=name) from None
-    return _lines(text, name, problems)
+    return _lines(read_text(file, what="task file"), name, problems)
 
 
 def detect_task_file(path: Path) -> Level:

@@ -129,6 +129,8 @@ def parse_session_line(
         if value is not None and not isinstance(value, str):
             problems.add(where, field, "expected a string")
     functions = function.get("functions_with_response")
+    if functions is not None and "apis" in data and not isinstance(data["apis"], list):
+        problems.add(where, "apis", "expected a list")  # unused here, yet never ignored wrong
     tools = parse_tools(
         functions if functions is not None else data.get("apis"),
         where,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from lifebench._util.inputs import MAX_TASK_FILE_BYTES, load_json
 from lifebench.errors import InputError
 from lifebench.travel.sandbox.keys import params_of_key, renormalize_key
 
@@ -32,10 +33,10 @@ class OfficialCache:
         path = self.file_of(tool)
         if path is None or not path.is_file():
             return {}
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise InputError(f"unreadable sandbox cache: {exc}", file=str(path)) from None
+        # (written by the official harness: a repeated key keeps its last value, as there)
+        data = load_json(
+            path, what="sandbox cache file", max_bytes=MAX_TASK_FILE_BYTES, duplicate_keys=True
+        )
         if not isinstance(data, dict):
             raise InputError("expected one JSON object (key → result)", file=str(path))
         return {
