@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -122,6 +123,15 @@ async def mcp_replay(call: Any, replies: list[AssistantMessage]) -> dict[str, An
 
 LIFEBENCH = [sys.executable, "-c", "from lifebench.cli import main; main()"]
 """The lifebench command, as this interpreter runs it."""
+
+
+def mcp_stdio(args: list[str]) -> Any:
+    """The parameters with which an MCP client starts ``lifebench ARGS`` over stdio."""
+    from mcp.client.stdio import StdioServerParameters
+
+    return StdioServerParameters(
+        command=LIFEBENCH[0], args=[*LIFEBENCH[1:], *args], env=dict(os.environ)
+    )
 
 
 @contextmanager

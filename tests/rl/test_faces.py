@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from replay import LIFEBENCH, mcp_replay, openai_message, reference, run, server
+from replay import mcp_replay, mcp_stdio, openai_message, reference, run, server
 from typer.testing import CliRunner
 
 from lifebench.cli import app
@@ -171,27 +170,12 @@ def test_serve_openenv_plays_episodes_over_its_websocket(tmp_path: Path) -> None
 
 def test_serve_mcp_over_stdio_stores_each_episode_for_show_and_eval(tmp_path: Path) -> None:
     from mcp import Client
-    from mcp.client.stdio import StdioServerParameters
 
     values = {"suite": "travel", "num_tasks": 1}
     ref = run(reference(values))
     ((task_id, _, seed),) = ref.units
     out = tmp_path / "mcp-run"
-    params = StdioServerParameters(
-        command=LIFEBENCH[0],
-        args=[
-            *LIFEBENCH[1:],
-            "serve",
-            "mcp",
-            "--suite",
-            "travel",
-            "--task",
-            task_id,
-            "--out",
-            str(out),
-        ],
-        env=dict(os.environ),
-    )
+    params = mcp_stdio(["serve", "mcp", "--suite", "travel", "--task", task_id, "--out", str(out)])
 
     async def session() -> list[dict[str, Any]]:
         outcomes = []

@@ -7,13 +7,12 @@ made — the user simulator's, the judge's, and for a rollout the policy's as th
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
-from replay import LIFEBENCH, run, server
+from replay import mcp_stdio, run, server
 from typer.testing import CliRunner
 
 from lifebench.cli import app
@@ -148,31 +147,13 @@ def test_serve_mcp_stores_the_user_simulator_s_calls_and_the_briefing(
     tmp_path: Path, record: bool
 ) -> None:
     from mcp import Client
-    from mcp.client.stdio import StdioServerParameters
 
     run_dir = tmp_path / "run"
     with MockServerThread(MockOpenAIServer(responder=_roles)) as mock:
         spec = f"m@{mock.base_url}"
-        params = StdioServerParameters(
-            command=LIFEBENCH[0],
-            args=[
-                *LIFEBENCH[1:],
-                "serve",
-                "mcp",
-                "--suite",
-                "vita",
-                "--domain",
-                "delivery",
-                "--task",
-                "GEN-delivery-0-0",
-                "--user-model",
-                spec,
-                "--out",
-                str(run_dir),
-                "--record-requests" if record else "--no-record-requests",
-            ],
-            env=dict(os.environ),
-        )
+        flag = "--record-requests" if record else "--no-record-requests"
+        task = ["--task", "GEN-delivery-0-0", "--user-model", spec, "--out", str(run_dir), flag]
+        params = mcp_stdio(["serve", "mcp", "--suite", "vita", "--domain", "delivery", *task])
 
         async def session() -> dict[str, Any]:
             async with Client(params) as client:
