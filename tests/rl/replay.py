@@ -6,6 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -114,6 +119,36 @@ async def mcp_replay(call: Any, replies: list[AssistantMessage]) -> dict[str, An
             await call("send_message_to_user", {"message": message.content})
     text = await call("finish", {})
     return dict(json.loads(text))
+
+
+LIFEBENCH = [sys.executable, "-c", "from lifebench.cli import main; main()"]
+"""The lifebench command, as this interpreter runs it."""
+
+
+def mcp_stdio(args: list[str]) -> Any:
+    """The parameters with which an MCP client starts ``lifebench ARGS`` over stdio."""
+    from mcp.client.stdio import StdioServerParameters
+
+    return StdioServerParameters(
+        command=LIFEBENCH[0], args=[*LIFEBENCH[1:], *args], env=dict(os.environ)
+    )
+
+
+@contextmanager
+def server(args: list[str]) -> Iterator[str]:
+    """Start ``lifebench ARGS`` (a server on port 0) and yield the address it announces."""
+    proc = subprocess.Popen(
+        [*LIFEBENCH, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert "127.0.0.1:" in line, (line, proc.stderr.read() if proc.stderr else "")
+        address = line.split("://", 1)[1].split("/", 1)[0].split()[0]
+        yield address
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
 
 
 def run(coro: Any) -> Any:

@@ -5,16 +5,13 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from replay import mcp_replay, openai_message, reference, run
+from replay import mcp_replay, mcp_stdio, openai_message, reference, run, server
 from typer.testing import CliRunner
 
 from lifebench.cli import app
@@ -22,8 +19,6 @@ from lifebench.evaluation import BasisResult, Evaluation
 from lifebench.rl import Outcome
 from lifebench.simulation import Simulation, TerminationReason
 from lifebench.testing.mock_openai import MockOpenAIServer, MockServerThread, completion_response
-
-LIFEBENCH = [sys.executable, "-c", "from lifebench.cli import main; main()"]
 
 
 def _agent_or_garbage(body: dict[str, Any]) -> dict[str, Any]:
@@ -119,23 +114,6 @@ def test_an_outcome_carries_a_reward_only_when_graded() -> None:
     assert (rejected.status, rejected.reward) == ("rejected", None)
 
 
-@contextmanager
-def _server(args: list[str]) -> Iterator[str]:
-    """Start ``lifebench ARGS`` (a server on port 0) and yield the address it announces."""
-    proc = subprocess.Popen(
-        [*LIFEBENCH, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert "127.0.0.1:" in line, (line, proc.stderr.read() if proc.stderr else "")
-        address = line.split("://", 1)[1].split("/", 1)[0].split()[0]
-        yield address
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
-
-
 def test_serve_openenv_plays_episodes_over_its_websocket(tmp_path: Path) -> None:
     from openenv.core import GenericEnvClient
 
@@ -173,7 +151,7 @@ def test_serve_openenv_plays_episodes_over_its_websocket(tmp_path: Path) -> None
             assert call.done and call.observation["termination"] == "agent_stop"
             assert json.loads(call.observation["tool_result"])["status"] == "graded"
 
-    with _server(
+    with server(
         [
             "serve",
             "openenv",
@@ -192,27 +170,12 @@ def test_serve_openenv_plays_episodes_over_its_websocket(tmp_path: Path) -> None
 
 def test_serve_mcp_over_stdio_stores_each_episode_for_show_and_eval(tmp_path: Path) -> None:
     from mcp import Client
-    from mcp.client.stdio import StdioServerParameters
 
     values = {"suite": "travel", "num_tasks": 1}
     ref = run(reference(values))
     ((task_id, _, seed),) = ref.units
     out = tmp_path / "mcp-run"
-    params = StdioServerParameters(
-        command=LIFEBENCH[0],
-        args=[
-            *LIFEBENCH[1:],
-            "serve",
-            "mcp",
-            "--suite",
-            "travel",
-            "--task",
-            task_id,
-            "--out",
-            str(out),
-        ],
-        env=dict(os.environ),
-    )
+    params = mcp_stdio(["serve", "mcp", "--suite", "travel", "--task", task_id, "--out", str(out)])
 
     async def session() -> list[dict[str, Any]]:
         outcomes = []
@@ -298,7 +261,7 @@ def test_the_documented_examples_run(tmp_path: Path) -> None:
     assert "reward 0.0 (graded, user_stop)" in session and "not met" in session
     shown = CliRunner().invoke(app, ["show", str(tmp_path / "mcp"), "GEN-delivery-0-0"])
     assert shown.exit_code == 0 and "Which store" in shown.stdout
-    with _server(["serve", "openenv", "--suite", "vita", "--num-tasks", "2", "--port", "0"]) as a:
+    with server(["serve", "openenv", "--suite", "vita", "--num-tasks", "2", "--port", "0"]) as a:
         client = _example("openenv_client.py", f"http://{a}")
     assert client.count("(graded, agent_stop)") == 2 and "send_message_to_user" in client
 
@@ -322,7 +285,7 @@ def test_serve_mcp_over_http_and_its_refusals(tmp_path: Path) -> None:
             assert not said.is_error
             return dict(json.loads((await client.call_tool("finish", {})).content[0].text))
 
-    with _server([*args, task_id, "--transport", "http", "--port", "0", "--out", str(out)]) as a:
+    with server([*args, task_id, "--transport", "http", "--port", "0", "--out", str(out)]) as a:
         outcome = run(session(a))
     assert outcome["task_id"] == task_id and outcome["status"] == "graded"
     report = json.loads(CliRunner().invoke(app, ["report", str(out), "--json"]).stdout)

@@ -55,6 +55,13 @@ MaxErrors = Annotated[
 ]
 Seed = Annotated[int, typer.Option(help="Run seed; per-episode seeds derive from it.")]
 Temperature = Annotated[float, typer.Option(help="Sampling temperature of every role.")]
+RecordRequests = Annotated[
+    bool,
+    typer.Option(
+        help="In the run directory: store every model call's request and response and each "
+        "episode's prompts and tools (as lifebench run does; shown by show / view / export)."
+    ),
+]
 
 
 def split_ids(values: list[str] | None) -> tuple[str, ...]:
@@ -85,6 +92,7 @@ SHARED = (
     "max_errors",
     "seed",
     "temperature",
+    "record_requests",
 )
 """The command-line parameters, shared with ``lifebench run``, that make the run options."""
 
@@ -140,6 +148,14 @@ def rollout(
     seed: Seed = 300,
     temperature: Temperature = 0.0,
     overwrite: Annotated[bool, typer.Option(help="Replace --out if it exists.")] = False,
+    run_dir: Annotated[
+        Path | None,
+        typer.Option(
+            help="Also store every episode as a unit of this run directory (show / view / "
+            "report / eval work on it); an existing one with the same options is continued."
+        ),
+    ] = None,
+    record_requests: RecordRequests = True,
 ) -> None:
     """Let a policy model play the episodes of a suite and write one JSON line per episode:
     the trajectory, the reward, every component behind it (each basis, each criterion with its
@@ -166,7 +182,7 @@ def rollout(
         values = episode_values(ctx, locals())
         values.update(agent="llm", agent_model=policy_model, cache=False)
         options = make_run_options(values)
-        records = run_async(lambda: write_rollouts(options, out))
+        records = run_async(lambda: write_rollouts(options, out, run_dir=run_dir))
     statuses = [r.status for r in records]
     rewards = [r.reward for r in records if r.reward is not None]
     mean = f"{sum(rewards) / len(rewards):.4f}" if rewards else "n/a"

@@ -19,6 +19,7 @@ from lifebench.cli._rollout import (
     MaxSteps,
     ModelsFile,
     NumTasks,
+    RecordRequests,
     Seed,
     Suite,
     TaskIds,
@@ -80,6 +81,15 @@ def openenv(
         bool,
         typer.Option(help="The policy also plays the user (the user simulator's prompts)."),
     ] = False,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            help="Store every ended episode as a unit of this run directory (show / view / "
+            "report / eval work on it; resets without a trial continue after its trials); "
+            "default: not stored."
+        ),
+    ] = None,
+    record_requests: RecordRequests = True,
 ) -> None:
     """Serve the suite's episodes as an OpenEnv environment on 127.0.0.1 (WebSocket /ws;
     needs the openenv extra: pip install lifebench with openenv).
@@ -101,15 +111,25 @@ def openenv(
 
         values = episode_values(ctx, locals())
         env = StepEnvironment.build(values, policy_plays_user=policy_plays_user)
-        app_ = create_openenv_app(env, max_sessions=max_sessions)
+        recorder = None
+        if out is not None:
+            from lifebench.rl._record import RunRecorder
 
-        def announce(address: str) -> None:
-            typer.echo(
-                f"lifebench serve openenv: ws://{address}/ws (HTTP http://{address}; "
-                f"{len(env.task_ids)} tasks; Ctrl-C to stop)"
-            )
+            recorder = RunRecorder(env, out, "lifebench serve openenv")
+        try:
+            app_ = create_openenv_app(env, max_sessions=max_sessions, recorder=recorder)
+            stored = f"; episodes stored in {out}" if out is not None else ""
 
-        serve_forever(app_, port, announce)
+            def announce(address: str) -> None:
+                typer.echo(
+                    f"lifebench serve openenv: ws://{address}/ws (HTTP http://{address}; "
+                    f"{len(env.task_ids)} tasks{stored}; Ctrl-C to stop)"
+                )
+
+            serve_forever(app_, port, announce)
+        finally:
+            if recorder is not None:
+                recorder.close()
 
 
 def mcp(
@@ -144,6 +164,7 @@ def mcp(
             "<hash>); an existing one with the same options is continued."
         ),
     ] = None,
+    record_requests: RecordRequests = True,
 ) -> None:
     """Serve one task to an MCP client agent (needs the mcp extra): the task's
     tools, send_message_to_user (the simulated user answers), read_conversation, and finish

@@ -12,7 +12,8 @@ and ``lifebench eval`` give for the same trajectory.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any, Literal
 
 from lifebench._util.hashing import derive_seed
@@ -20,10 +21,12 @@ from lifebench._util.text import Language
 from lifebench.errors import InfrastructureError, InputError, ModelError
 from lifebench.evaluation import Evaluation
 from lifebench.messages import AssistantMessage, Message, UserMessage
-from lifebench.models import GenerateConfig, ModelFactory, ModelStats
+from lifebench.models import ChatModel, GenerateConfig, ModelFactory, ModelStats
 from lifebench.models._convert import messages_to_openai
+from lifebench.models._record import CallLog, PackedCalls, for_role, recording
 from lifebench.rl._types import Observation, Outcome, assistant_message
 from lifebench.runner._experiment import Experiment, build_experiment, evaluate
+from lifebench.runner._transcript import UnitRecorder
 from lifebench.simulation import (
     AgentTurn,
     Answer,
@@ -73,7 +76,13 @@ class EpisodeOver(InputError):
 
 class StepSession:
     """One episode played step by step. Not for concurrent use (one step at a time); any
-    number of sessions may run at once."""
+    number of sessions may run at once.
+
+    With a call log (the environment records calls: :attr:`StepEnvironment.record_calls`),
+    every model call the session makes — the user simulator's, the tool simulator's, the
+    judge's — is recorded into it, whichever request or task advances the episode, as
+    ``lifebench run`` records a unit's calls; :attr:`calls` packs them for the store.
+    """
 
     def __init__(
         self,
@@ -82,8 +91,10 @@ class StepSession:
         process: EpisodeProcess,
         *,
         policy_plays_user: bool,
+        log: CallLog | None = None,
     ) -> None:
         self._env = env
+        self._log = log
         self._task = task
         self._process = process
         self._user_policy = policy_plays_user
@@ -155,6 +166,35 @@ class StepSession:
     def simulation(self) -> Simulation | None:
         """The record of the ended episode (as ``lifebench run`` stores it)."""
         return self._simulation
+
+    @property
+    def calls(self) -> PackedCalls | None:
+        """The model calls recorded so far and the episode's briefing, packed for the store
+        (None: the session records nothing)."""
+        return None if self._log is None else self._log.pack()
+
+    @contextmanager
+    def recording(self) -> Iterator[None]:
+        """Model calls made inside the block are the session's (recorded into its log, if it
+        has one)."""
+        with recording(self._log):
+            yield
+
+    async def ask(self, policy: ChatModel) -> AssistantMessage:
+        """The answer of ``policy`` (a chat model playing the agent, or the user when the
+        policy plays it) to the current request, recorded as that role's call.
+
+        Raises:
+            EpisodeOver: The episode has ended.
+        """
+        request = self._request
+        if request is None:
+            raise EpisodeOver(f"episode {self.task_id}#{self.trial} has ended")
+        role = "user" if isinstance(self._need, UserTurn) else "agent"
+        with recording(self._log):
+            return await for_role(policy, role).generate(
+                request.messages, tools=request.tools, config=request.config
+            )
 
     def observation(self) -> Observation:
         """The current observation; its ``new_messages`` are those added since the last one."""
@@ -253,7 +293,8 @@ class StepSession:
         """Answer the environment's needs in process until the policy's turn or the end."""
         process = self._process
         self._need = self._request = None
-        need = await process.advance(need, self._outside)
+        with recording(self._log):  # the user's, tools' and judge's calls: the session's
+            need = await process.advance(need, self._outside)
         if isinstance(need, AgentTurn):
             agent = process.ep.agent
             assert isinstance(agent, ModelAgent)
@@ -264,7 +305,8 @@ class StepSession:
             assert isinstance(user, ModelUser)
             self._need, self._request = need, user.request(need.trajectory)
             return self.observation()
-        await self._finish()
+        with recording(self._log):
+            await self._finish()
         return self.observation()
 
     def _outside(self, need: Need) -> bool:
@@ -291,9 +333,16 @@ class StepEnvironment:
     suite's chat-model agent (``--agent llm``) whose model is the policy.
     """
 
-    def __init__(self, experiment: Experiment, *, policy_plays_user: bool = False) -> None:
+    def __init__(
+        self, experiment: Experiment, *, policy_plays_user: bool = False, record_calls: bool = False
+    ) -> None:
         self.experiment = experiment
         self.policy_plays_user = policy_plays_user
+        self.record_calls = record_calls
+        """Whether sessions started from now on record their model calls and briefing (as
+        ``lifebench run`` does for a unit): set by :class:`~lifebench.rl._record.RunRecorder` when
+        the episodes are stored with ``record_requests``."""
+        self._units = UnitRecorder()
 
     @classmethod
     def build(
@@ -365,7 +414,9 @@ class StepEnvironment:
         if trial < 0:
             raise InputError(f"trial must be 0 or more, not {trial}", field="trial")
         seed = self.seed_of(task_id, trial) if seed is None else seed
-        episode = exp.suite.build_episode(task, trial, seed, exp.options, exp.models)
+        log = self._units.log() if self.record_calls else None
+        with recording(log):
+            episode = exp.suite.build_episode(task, trial, seed, exp.options, exp.models)
         if not isinstance(episode.agent, ModelAgent):
             raise InputError(
                 f"the {exp.options.suite} suite's llm agent ({type(episode.agent).__name__}) "
@@ -376,8 +427,10 @@ class StepEnvironment:
                 f"the {exp.options.suite} suite's user simulator ({type(episode.user).__name__}) "
                 "is not driven by a chat model (ModelUser), so the policy cannot play it"
             )
+        if log is not None:
+            self._units.brief(log, episode)
         session = StepSession(
-            self, task, EpisodeProcess(episode), policy_plays_user=self.policy_plays_user
+            self, task, EpisodeProcess(episode), policy_plays_user=self.policy_plays_user, log=log
         )
         await session.start()
         return session

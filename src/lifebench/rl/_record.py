@@ -18,13 +18,16 @@ class RunRecorder:
 
     The configuration stored is the environment's options (with the agent's model named as
     the one who played it), so ``lifebench eval RUN_DIR`` grades the stored trajectories with
-    the same evaluators; re-opening the directory with the same options resumes it.
+    the same evaluators; re-opening the directory with the same options resumes it. With the
+    options' ``record_requests`` (the default), the environment's sessions record their model
+    calls and briefing, stored with each unit as ``lifebench run`` stores them.
     """
 
     def __init__(self, env: StepEnvironment, run_dir: Path, command: str) -> None:
         options = env.options
         exp = env.experiment
         self.run_dir = run_dir
+        env.record_calls = options.record_requests
         hashes = {i: t.content_hash() for i, t in exp.tasks.items()}
         provenance = collect(options, hashes, exp.evaluators, exp.models.resolve)
         self._store = RunStore.open(
@@ -57,7 +60,12 @@ class RunRecorder:
         self._store.pending_units([unit])
         rejected = bool(simulation.info.get("content_rejected"))
         self._store.record(
-            unit, simulation, session.evaluation, simulation.error, rejected=rejected
+            unit,
+            simulation,
+            session.evaluation,
+            simulation.error,
+            rejected=rejected,
+            calls=session.calls,
         )
         self.recorded += 1
         self.errors += int(session.evaluation is not None and session.evaluation.error is not None)

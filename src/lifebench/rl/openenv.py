@@ -17,6 +17,10 @@ The observation carries the prompt (``messages``, ``tools``), the trajectory mes
 observation's ``metadata`` out of what it sends, so the components travel in the
 ``reward_components`` field (and in ``metadata`` for in-process users). ``reward`` is null
 until the end, and at the end unless the episode was graded (never a 0 for a failed judge).
+
+With a :class:`~lifebench.rl._record.RunRecorder`, every episode that ends is stored as a unit
+of its run directory (with the model calls of the user simulator, tool simulator and judge,
+and the briefing), and resets without a trial continue after the trials it holds.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from pydantic import Field
 from lifebench.errors import InputError
 from lifebench.rl._agent_tools import call_tool, tool_specs
 from lifebench.rl._env import EpisodeOver, StepEnvironment, StepSession
+from lifebench.rl._record import RunRecorder
 from lifebench.rl._types import Observation
 
 
@@ -91,12 +96,20 @@ class LifebenchState(State):
 
 class _Shared:
     """What every session of one server shares: the environment, the order in which resets
-    without a task id visit the tasks, and the next trial of each task."""
+    without a task id visit the tasks, the next trial of each task, and the run directory
+    the episodes are stored in (if any)."""
 
-    def __init__(self, env: StepEnvironment) -> None:
+    def __init__(self, env: StepEnvironment, recorder: RunRecorder | None = None) -> None:
         self.env = env
         self.turn = itertools.count()
         self.trials: Counter[str] = Counter()
+        self.recorder = recorder
+
+    def next_trial(self, task_id: str) -> int:
+        """The next trial of ``task_id``: after those played here and those stored."""
+        if task_id not in self.trials and self.recorder is not None:
+            self.trials[task_id] = self.recorder.next_trial(task_id)
+        return self.trials[task_id]
 
 
 class LifebenchEnvironment(Environment[LifebenchAction, LifebenchObservation, LifebenchState]):
@@ -109,6 +122,7 @@ class LifebenchEnvironment(Environment[LifebenchAction, LifebenchObservation, Li
         self._shared = shared
         self._session: StepSession | None = None
         self._episode_id: str | None = None
+        self._stored = False
 
     def get_metadata(self) -> EnvironmentMetadata:
         """Name and description."""
@@ -144,11 +158,20 @@ class LifebenchEnvironment(Environment[LifebenchAction, LifebenchObservation, Li
         if task_id is None:
             task_id = ids[next(shared.turn) % len(ids)]
         if trial is None:
-            trial = shared.trials[task_id]
-        shared.trials[task_id] = max(shared.trials[task_id], trial + 1)
+            trial = shared.next_trial(task_id)
+        shared.trials[task_id] = max(shared.next_trial(task_id), trial + 1)
         self._session = await shared.env.reset(task_id, trial, seed)
         self._episode_id = episode_id or f"{task_id}#{trial}"
-        return _openenv_observation(self._session.observation())
+        self._stored = False
+        return self._observe(self._session.observation())
+
+    def _observe(self, obs: Observation, *, keep_new: bool = True) -> LifebenchObservation:
+        """The OpenEnv form of ``obs``; an episode that has ended is stored first (once)."""
+        session, recorder = self._session, self._shared.recorder
+        if obs.done and not self._stored and session is not None and recorder is not None:
+            recorder.record(session)
+            self._stored = True
+        return _openenv_observation(obs, keep_new=keep_new)
 
     async def step_async(
         self, action: LifebenchAction, timeout_s: float | None = None, **kwargs: Any
@@ -158,14 +181,14 @@ class LifebenchEnvironment(Environment[LifebenchAction, LifebenchObservation, Li
         if session is None:
             raise EpisodeOver("no episode: send reset first")
         if action.type == "list_tools":
-            obs = _openenv_observation(session.observation(), keep_new=False)
+            obs = self._observe(session.observation(), keep_new=False)
             obs.mcp_tools = tool_specs(session)
             return obs
         if action.type == "call_tool":
             if not action.tool_name:
                 raise InputError("call_tool needs tool_name", field="tool_name")
             reply = await call_tool(session, action.tool_name, action.arguments)
-            obs = _openenv_observation(session.observation())
+            obs = self._observe(session.observation())
             obs.tool_result, obs.tool_error = reply.text, reply.is_error
             return obs
         message = {
@@ -174,7 +197,7 @@ class LifebenchEnvironment(Environment[LifebenchAction, LifebenchObservation, Li
             "tool_calls": action.tool_calls,
             "reasoning_content": action.reasoning_content,
         }
-        return _openenv_observation(await session.step(message))
+        return self._observe(await session.step(message))
 
     @property
     def state(self) -> LifebenchState:
@@ -220,10 +243,13 @@ def _openenv_observation(obs: Observation, *, keep_new: bool = True) -> Lifebenc
     )
 
 
-def create_openenv_app(env: StepEnvironment, *, max_sessions: int = 1024) -> Any:
-    """The OpenEnv FastAPI app serving ``env``'s episodes, ``max_sessions`` sessions at once.
-    The environment's models are closed when the app shuts down."""
-    shared = _Shared(env)
+def create_openenv_app(
+    env: StepEnvironment, *, max_sessions: int = 1024, recorder: RunRecorder | None = None
+) -> Any:
+    """The OpenEnv FastAPI app serving ``env``'s episodes, ``max_sessions`` sessions at once,
+    each ended episode stored by ``recorder`` (its owner closes it). The environment's models
+    are closed when the app shuts down."""
+    shared = _Shared(env, recorder)
     app = create_fastapi_app(
         lambda: LifebenchEnvironment(shared),
         LifebenchAction,
