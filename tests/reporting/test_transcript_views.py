@@ -177,7 +177,7 @@ def test_export_calls_writes_the_briefing_and_every_call(run_dir: Path) -> None:
     assert [x.record for x in lines] == ["run", "unit", "briefing", "call", "call", "call", "call"]
     run = lines[0]
     assert isinstance(run, RunLine) and run.provenance is not None and run.format_version == 2
-    assert run.provenance.graders["rubric"] == "vita.grading.rubric:1"
+    assert run.provenance.graders["rubric"] == "vita.grading.rubric:2"
     briefing = lines[2]
     assert isinstance(briefing, BriefingLine) and briefing.task_id == task
     assert briefing.briefing.agent is not None and len(briefing.briefing.agent.tools or []) == 20

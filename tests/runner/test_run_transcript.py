@@ -274,7 +274,7 @@ def test_provenance_of_a_run_names_versions_tasks_graders_and_models(
 
     assert p.lifebench_version == __version__
     assert p.tasks == 2 and p.tasks_hash == tasks_hash(tasks)
-    assert p.graders == {"rubric": "vita.grading.rubric:1", "state": "vita.grading.state:2"}
+    assert p.graders == {"rubric": "vita.grading.rubric:2", "state": "vita.grading.state:2"}
     assert {role: m.model for role, m in p.models.items()} == {
         "agent": "agent",
         "user": "user",

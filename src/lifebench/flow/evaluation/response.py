@@ -19,7 +19,7 @@ from lifebench.flow.tasks.models import FlowMessage, TurnSample
 from lifebench.models import ChatModel, GenerateConfig
 from lifebench.simulation import Simulation
 
-GRADER_VERSION = 1
+GRADER_VERSION = 2
 """Version of this module's grading rules: bump it with any change to them (CONTRIBUTING.md)."""
 
 BASIS = "response"

@@ -45,7 +45,7 @@ from lifebench.messages import AssistantMessage, Message, ToolResultMessage, Usa
 from lifebench.models import ChatModel, GenerateConfig
 from lifebench.simulation import Simulation
 
-GRADER_VERSION = 1
+GRADER_VERSION = 2
 """Version of this module's grading rules: bump it with any change to them (CONTRIBUTING.md)."""
 
 TOOLS_BASIS = "session_tools"

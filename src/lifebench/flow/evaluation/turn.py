@@ -33,7 +33,7 @@ from lifebench.flow.tasks.models import TurnSample
 from lifebench.messages import AssistantMessage
 from lifebench.simulation import Simulation, TerminationReason
 
-GRADER_VERSION = 1
+GRADER_VERSION = 2
 """Version of this module's grading rules: bump it with any change to them (CONTRIBUTING.md)."""
 
 BASIS = "turn"

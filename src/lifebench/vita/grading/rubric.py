@@ -37,7 +37,7 @@ from lifebench.vita.grading.rubrics import DedupMode, task_rubrics
 from lifebench.vita.prompts import format_time
 from lifebench.vita.task import VitaTask
 
-GRADER_VERSION = 1
+GRADER_VERSION = 2
 """Version of this module's grading rules: bump it with any change to them (CONTRIBUTING.md)."""
 
 JudgeVariant = Literal["sliding", "full", "sliding-norubric", "full-norubric"]
