@@ -94,16 +94,14 @@ def decode_blob(codec: str, data: bytes) -> bytes:
 
 
 def secret_forms(secrets: Sequence[str]) -> tuple[bytes, ...]:
-    """The byte forms in which a credential can appear in a request or response: as UTF-8
-    and JSON-escaped (longest first, so a longer secret is replaced before a shorter one
-    inside it)."""
-    forms: set[bytes] = set()
-    for secret in secrets:
-        if not secret or secret == "EMPTY":
-            continue
-        forms.add(secret.encode("utf-8"))
-        forms.add(json.dumps(secret, ensure_ascii=False)[1:-1].encode("utf-8"))
-        forms.add(json.dumps(secret)[1:-1].encode("ascii"))
+    """The byte forms in which a credential can appear in a request or response — the
+    Scrubber's forms (:func:`lifebench.models._secrets.secret_forms`: as given, percent-encoded
+    and JSON-escaped), longest first so a longer secret is replaced before a shorter one inside
+    it. The store's :class:`~lifebench.models._secrets.Scrubber` pass then also masks base64
+    and credential-shaped text."""
+    from lifebench.models._secrets import secret_forms as text_forms
+
+    forms = {form.encode("utf-8") for secret in secrets for form in text_forms(secret)}
     return tuple(sorted(forms, key=len, reverse=True))
 
 
