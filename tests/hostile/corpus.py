@@ -389,7 +389,9 @@ def _sweep(content: str, name: str = "sweep.yaml") -> Build:
 
 
 def sweep_cases() -> list[Case]:
-    axes = "".join(f"  a{i}: [{', '.join(str(j) for j in range(10))}]\n" for i in range(6))
+    # six real options of ten values each: 10^6 cells, refused before any cell is built
+    names = ("seed", "trials", "num_tasks", "max_steps", "max_errors", "user_seeds")
+    axes = "".join(f"  {n}: [{', '.join(str(j) for j in range(1, 11))}]\n" for n in names)
     table: dict[str, tuple[str, tuple[str, ...]]] = {
         "million-cells": ("grid:\n" + axes, ("cells",)),
         "billion-laughs": (

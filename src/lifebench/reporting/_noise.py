@@ -3,6 +3,7 @@ trials needed, and where the variance comes from."""
 
 from __future__ import annotations
 
+from rich import box
 from rich.table import Table
 from rich.text import Text
 
@@ -32,54 +33,56 @@ def _caption(notes: list[str]) -> Text | None:
     return Text(safe_text("\n".join(notes))) if notes else None
 
 
-def noise_table(noise: NoiseFloor) -> Table:
-    """Flip rate, ICC, variances, MDD and the trials needed for each target difference."""
-    power, alpha = f"{100 * noise.power:.0f}%", f"{100 * noise.alpha:.0f}%"
-    table = Table(
-        title="Noise floor (trial to trial)",
+def _compact(title: str, **kwargs: object) -> Table:
+    """A table in the report's compact style: no outer border, no header."""
+    return Table(
+        title=title,
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        pad_edge=False,
         show_header=False,
-        caption=_caption(noise.notes),
         caption_justify="left",
+        **kwargs,  # type: ignore[arg-type]
     )
+
+
+def noise_table(noise: NoiseFloor) -> Table:
+    """Flip rate, ICC, MDD and the trials needed for each target difference, in three rows
+    (the variances and counts are in the JSON report and the HTML report)."""
+    power, alpha = f"{100 * noise.power:.0f}%", f"{100 * noise.alpha:.0f}%"
+    table = _compact("Noise floor (trial to trial)", caption=_caption(noise.notes))
     table.add_column("what")
     table.add_column("value", justify="right")
-    rows = [
-        ("tasks (with 2+ trials)", f"{noise.tasks} ({noise.tasks_repeated})"),
-        ("trials per task (harmonic mean)", _num(noise.trials_per_task, 2)),
-        ("verdict flip rate (two trials disagree)", pct(noise.flip_rate)),
-        ("tasks whose verdict flips", pct(noise.tasks_flipping)),
-        ("intraclass correlation ICC(1)", _num(noise.icc)),
-        ("within-task variance of the reward", _num(noise.within_task_variance, 4)),
-        ("between-task variance of the reward", _num(noise.between_task_variance, 4)),
-        (f"min. detectable Avg@k difference ({power} power, α {alpha})", _points(noise.mdd)),
-    ]
-    for target, trials in noise.trials_needed.items():
-        rows.append(
-            (
-                f"trials per task to detect {_points(float(target))}",
-                "—" if trials is None else str(trials),
-            )
-        )
-    for name, value in rows:
-        table.add_row(name, value)
+    table.add_row(
+        f"verdict flip rate · ICC(1) ({noise.tasks_repeated} tasks with 2+ trials)",
+        f"{pct(noise.flip_rate)} · {_num(noise.icc)}",
+    )
+    table.add_row(
+        f"min. detectable Avg@k difference ({power} power, α {alpha})", _points(noise.mdd)
+    )
+    if noise.trials_needed:
+        targets = " / ".join(f"{100 * float(t):g}" for t in noise.trials_needed)
+        needed = " / ".join("—" if n is None else str(n) for n in noise.trials_needed.values())
+        table.add_row(f"trials per task to detect {targets} pts", needed)
     return table
 
 
 def sources_table(noise: NoiseFloor) -> Table | None:
-    """The variance components (None when there is no split)."""
+    """The variance components (None when there is no split): one row per component measured
+    on its own; a run that varied only the agent's trials gets one row and a note."""
     split = noise.sources
     if split is None or not split.components:
         return None
-    table = Table(
-        title="Where the variance comes from (reward)",
-        caption=_caption(split.notes),
-        caption_justify="left",
+    measured = [c for c in split.components if c.variance is not None]
+    separated = any(c.name in ("user", "judge") for c in measured)
+    table = _compact(
+        "Where the variance comes from (reward)",
+        caption=_caption(split.notes) if separated else None,
     )
     table.add_column("source")
     table.add_column("variance", justify="right")
     table.add_column("share of within-task", justify="right")
-    table.add_column("measured over", justify="right")
-    for c in split.components:
+    for c in measured if not separated else split.components:
         name = _SOURCE_NAMES[c.name]
         if c.includes:
             name += " (incl. " + ", ".join(_SOURCE_NAMES[i] for i in c.includes) + ")"
@@ -87,6 +90,7 @@ def sources_table(noise: NoiseFloor) -> Table | None:
             name,
             "not varied" if c.variance is None else f"{c.variance:.4f}",
             pct(c.share) if c.name != "task" else "",
-            f"{c.groups} group(s)",
         )
+    if not separated:
+        table.add_row("(--user-seeds S, eval --rejudge K: separate user simulator, judge)", "", "")
     return table

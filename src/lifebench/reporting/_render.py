@@ -472,7 +472,7 @@ def render_report(
         (coverage_table(report), []),
         (usage_table(report), []),
     ]
-    if report.noise is not None:
+    if report.noise is not None and report.noise.tasks_repeated:  # one trial: no floor
         tables.append((noise_table(report.noise), []))
         sources = sources_table(report.noise)
         if sources is not None:
