@@ -226,7 +226,10 @@ def test_travel_every_role(tmp_path: Path, llama_server: LlamaServer) -> None:
     sim, evaluation = record.simulation, record.evaluation
     assert sim is not None and evaluation is not None
     _assert_usage(sim.agent_usage, "agent")
-    _assert_usage(sim.user_usage, "user")
+    # the simulated user speaks after the agent's first answer to the user; a tiny model that
+    # spends its calls on tools ends the episode (max_agent_calls) before that turn comes
+    if sim.termination is not TerminationReason.MAX_AGENT_CALLS:
+        _assert_usage(sim.user_usage, "user")
     _assert_usage(sim.tool_usage, "tool simulator")
     assert _tool_calls(record, tool) >= 1
     if evaluation.error is None:
