@@ -293,20 +293,6 @@ def _parse_document(text: str, source: str) -> list[tuple[str, Any]]:
     return [(f"#{r.index} (line {r.line})", r.value) for r in records]
 
 
-def _json_type(value: Any) -> str:
-    if isinstance(value, dict):
-        return "object"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, bool):
-        return "boolean"
-    if value is None:
-        return "null"
-    return "number"
-
-
 def _check_environment(env: dict[str, Any], task: str) -> list[_Problem]:
     """Types of the environment tables, the clock, and the ids of every record."""
     problems: list[_Problem] = []
@@ -488,7 +474,7 @@ def parse_tasks(text: str, source: str = "<string>") -> list[VitaTask]:
     for label, raw in items:
         if not isinstance(raw, dict):
             problems.append(
-                _Problem(label, None, f"expected a task object, got a JSON {_json_type(raw)}")
+                _Problem(label, None, f"expected a task object, got a JSON {json_kind(raw)}")
             )
             continue
         raw_id: Any = raw.get("id")

@@ -10,9 +10,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar, Protocol
 
 from lifebench.errors import InputError
-from lifebench.vita.generate.protocol import GenerateOptions, TaskSpec
+from lifebench.vita.generate.protocol import Draft, GenerateOptions, TaskSpec
 from lifebench.vita.generate.world import weighted
 
 
@@ -79,3 +80,35 @@ def subgoal_count(spec: TaskSpec, rng: random.Random, rules: KnobRules) -> int:
     if spec.providers is not None:
         count = max(rules.min_subgoals, min(count, spec.providers // 2))
     return count
+
+
+class DraftBuilder(Protocol):
+    """What a generator's task builder offers: one draft per builder."""
+
+    def run(self) -> Draft:
+        """Draw the whole task."""
+        ...
+
+
+class KnobbedGenerator:
+    """The part every domain generator shares: its knob limits (:attr:`KNOBS`), the sub-goal
+    count and one draft per builder. A domain sets ``KNOBS`` and defines :meth:`builder`."""
+
+    KNOBS: ClassVar[KnobRules]
+    DEFAULT_PRODUCTS: ClassVar[int] = 5
+
+    def check_options(self, options: GenerateOptions) -> None:
+        """Knob limits: see :attr:`KNOBS`."""
+        check_knobs(options, self.KNOBS)
+
+    def subgoal_count(self, spec: TaskSpec, rng: random.Random) -> int:
+        """The requested count, else a weighted draw capped by the provider budget."""
+        return subgoal_count(spec, rng, self.KNOBS)
+
+    def draft(self, spec: TaskSpec, rng: random.Random) -> Draft:
+        """One task from ``rng``."""
+        return self.builder(spec, rng).run()
+
+    def builder(self, spec: TaskSpec, rng: random.Random) -> DraftBuilder:
+        """The builder of one task (tests use it to look at what is behind a draft)."""
+        raise NotImplementedError

@@ -42,7 +42,7 @@ from lifebench.vita.generate.instore.generator import near_miss_problems
 from lifebench.vita.generate.instore.goal_select import SelectionGoal as VisitGoal
 from lifebench.vita.generate.instore.history import draft_history as instore_history
 from lifebench.vita.generate.instore.model import ShopDraft
-from lifebench.vita.generate.knobs import KnobRules, check_knobs, subgoal_count
+from lifebench.vita.generate.knobs import KnobbedGenerator, KnobRules
 from lifebench.vita.generate.ota.catalog import Catalog as OTACatalog
 from lifebench.vita.generate.ota.context import Goal as OTAGoal
 from lifebench.vita.generate.ota.generator import TaskBuilder as OTABuilder
@@ -52,17 +52,16 @@ from lifebench.vita.generate.ota.history import draft_history as ota_history
 from lifebench.vita.generate.ota.model import AttractionDraft, HotelDraft
 from lifebench.vita.generate.pools.food import KIN as FOOD_KIN
 from lifebench.vita.generate.pools.places import City
-from lifebench.vita.generate.protocol import Draft, GenerateOptions, TaskSpec
+from lifebench.vita.generate.protocol import Draft, TaskSpec
 from lifebench.vita.generate.world import Place, weather_entry, weighted
 from lifebench.vita.grading.state import ADDRESS_TOLERANCE_M
 
 
-class CrossGenerator:
+class CrossGenerator(KnobbedGenerator):
     """Generates cross-scenario tasks (see :mod:`lifebench.vita.generate.cross`)."""
 
     domain: ClassVar[str] = "cross"
     vita_domain: ClassVar[str] = "cross"
-    DEFAULT_PRODUCTS: ClassVar[int] = 5
     KNOBS: ClassVar[KnobRules] = KnobRules(
         "cross",
         min_subgoals=2,
@@ -73,24 +72,13 @@ class CrossGenerator:
         default_subgoals=((2, 0.2), (3, 0.4), (4, 0.3), (5, 0.1)),
         why_subgoals="sub-goals of at least two domains",
     )
+    DEFAULT_PRODUCTS: ClassVar[int] = 5
     """Products per provider (the official cross-scenario set has 5.2 on average)."""
-
-    def check_options(self, options: GenerateOptions) -> None:
-        """Knob limits: see :attr:`KNOBS`."""
-        check_knobs(options, self.KNOBS)
-
-    def subgoal_count(self, spec: TaskSpec, rng: random.Random) -> int:
-        """The requested count, else a weighted draw capped by the provider budget."""
-        return subgoal_count(spec, rng, self.KNOBS)
 
     def products(self, spec: TaskSpec) -> Products:
         """Products per provider in every domain: the knob, else :attr:`DEFAULT_PRODUCTS`."""
         count = spec.products or self.DEFAULT_PRODUCTS
         return Products(count, count, count)
-
-    def draft(self, spec: TaskSpec, rng: random.Random) -> Draft:
-        """One cross-scenario task from ``rng``."""
-        return self.builder(spec, rng).run()
 
     def builder(self, spec: TaskSpec, rng: random.Random) -> TaskBuilder:
         """The builder of one task (tests use it to look at the plan behind a draft)."""

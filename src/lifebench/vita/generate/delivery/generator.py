@@ -21,10 +21,10 @@ from lifebench.vita.generate.delivery.goal_select import (
 )
 from lifebench.vita.generate.delivery.model import StoreDraft
 from lifebench.vita.generate.delivery.render import Decoy, render_task
-from lifebench.vita.generate.knobs import KnobRules, check_knobs, subgoal_count
+from lifebench.vita.generate.knobs import KnobbedGenerator, KnobRules
 from lifebench.vita.generate.pools.food import KIN, FoodCategory
 from lifebench.vita.generate.pools.people import RESTRICTIONS
-from lifebench.vita.generate.protocol import Draft, GenerateOptions, TaskSpec
+from lifebench.vita.generate.protocol import Draft, TaskSpec
 from lifebench.vita.generate.world import (
     make_persona,
     pick,
@@ -90,27 +90,14 @@ def choose_category(ctx: Context, kind: str, first: bool) -> FoodCategory:
     return pick(ctx.rng, free)
 
 
-class DeliveryGenerator:
+class DeliveryGenerator(KnobbedGenerator):
     """Generates delivery tasks (see :mod:`lifebench.vita.generate.delivery`)."""
 
     domain: ClassVar[str] = "delivery"
     vita_domain: ClassVar[str] = "delivery"
-    DEFAULT_PRODUCTS: ClassVar[int] = 5
     KNOBS: ClassVar[KnobRules] = KnobRules(
         "delivery", min_subgoals=1, max_subgoals=5, min_products=3, max_products=15
     )
-
-    def check_options(self, options: GenerateOptions) -> None:
-        """Knob limits: see :attr:`KNOBS`."""
-        check_knobs(options, self.KNOBS)
-
-    def subgoal_count(self, spec: TaskSpec, rng: random.Random) -> int:
-        """The requested count, else a weighted draw capped by the provider budget."""
-        return subgoal_count(spec, rng, self.KNOBS)
-
-    def draft(self, spec: TaskSpec, rng: random.Random) -> Draft:
-        """One delivery task from ``rng``."""
-        return self.builder(spec, rng).run()
 
     def builder(self, spec: TaskSpec, rng: random.Random) -> TaskBuilder:
         """The builder of one task (tests use it to look at the sub-goals behind a draft)."""

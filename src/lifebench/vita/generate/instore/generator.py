@@ -19,10 +19,10 @@ from lifebench.vita.generate.instore.goal_select import (
 from lifebench.vita.generate.instore.history import draft_history
 from lifebench.vita.generate.instore.model import ShopDraft
 from lifebench.vita.generate.instore.render import Decoy, render_task
-from lifebench.vita.generate.knobs import KnobRules, check_knobs, subgoal_count
+from lifebench.vita.generate.knobs import KnobbedGenerator, KnobRules
 from lifebench.vita.generate.pools.instore import KIN, ShopCategory
 from lifebench.vita.generate.pools.people import RESTRICTIONS
-from lifebench.vita.generate.protocol import Draft, GenerateOptions, TaskSpec
+from lifebench.vita.generate.protocol import Draft, TaskSpec
 from lifebench.vita.generate.world import (
     make_persona,
     pick,
@@ -71,27 +71,14 @@ def choose_category(ctx: Context, goal: type[Goal]) -> ShopCategory | None:
     return pick(ctx.rng, free) if free else None
 
 
-class InStoreGenerator:
+class InStoreGenerator(KnobbedGenerator):
     """Generates in-store tasks (see :mod:`lifebench.vita.generate.instore`)."""
 
     domain: ClassVar[str] = "instore"
     vita_domain: ClassVar[str] = "instore"
-    DEFAULT_PRODUCTS: ClassVar[int] = 5
     KNOBS: ClassVar[KnobRules] = KnobRules(
         "instore", min_subgoals=1, max_subgoals=5, min_products=3, max_products=12
     )
-
-    def check_options(self, options: GenerateOptions) -> None:
-        """Knob limits: see :attr:`KNOBS`."""
-        check_knobs(options, self.KNOBS)
-
-    def subgoal_count(self, spec: TaskSpec, rng: random.Random) -> int:
-        """The requested count, else a weighted draw capped by the provider budget."""
-        return subgoal_count(spec, rng, self.KNOBS)
-
-    def draft(self, spec: TaskSpec, rng: random.Random) -> Draft:
-        """One in-store task from ``rng``."""
-        return self.builder(spec, rng).run()
 
     def builder(self, spec: TaskSpec, rng: random.Random) -> TaskBuilder:
         """The builder of one task (tests use it to look at the sub-goals behind a draft)."""

@@ -9,7 +9,7 @@ from datetime import timedelta
 from types import MappingProxyType
 from typing import ClassVar
 
-from lifebench.vita.generate.knobs import KnobRules, check_knobs, subgoal_count
+from lifebench.vita.generate.knobs import KnobbedGenerator, KnobRules
 from lifebench.vita.generate.ota.catalog import Catalog
 from lifebench.vita.generate.ota.context import (
     Context,
@@ -29,7 +29,7 @@ from lifebench.vita.generate.ota.model import TABLES, HotelDraft, Provider, Tran
 from lifebench.vita.generate.ota.render import World, render_task
 from lifebench.vita.generate.pools.people import RESTRICTIONS
 from lifebench.vita.generate.pools.travel import TRIP_PURPOSES
-from lifebench.vita.generate.protocol import Draft, GenerateOptions, TaskSpec
+from lifebench.vita.generate.protocol import Draft, TaskSpec
 from lifebench.vita.generate.world import (
     make_persona,
     pick,
@@ -72,7 +72,7 @@ def choose_kinds(rng: random.Random, count: int, can_fly_home: bool) -> list[str
     return [k for k in GOAL_KINDS if k in chosen]
 
 
-class OTAGenerator:
+class OTAGenerator(KnobbedGenerator):
     """Generates OTA tasks (see :mod:`lifebench.vita.generate.ota`)."""
 
     domain: ClassVar[str] = "ota"
@@ -87,18 +87,6 @@ class OTAGenerator:
         max_providers=20,
         why_subgoals="one per kind",
     )
-
-    def check_options(self, options: GenerateOptions) -> None:
-        """Knob limits: see :attr:`KNOBS`."""
-        check_knobs(options, self.KNOBS)
-
-    def subgoal_count(self, spec: TaskSpec, rng: random.Random) -> int:
-        """The requested count, else a weighted draw capped by the provider budget."""
-        return subgoal_count(spec, rng, self.KNOBS)
-
-    def draft(self, spec: TaskSpec, rng: random.Random) -> Draft:
-        """One OTA task from ``rng``."""
-        return self.builder(spec, rng).run()
 
     def builder(self, spec: TaskSpec, rng: random.Random) -> TaskBuilder:
         """The builder of one task (tests use it to look at the sub-goals behind a draft)."""
