@@ -136,7 +136,8 @@ class Scrubber:
         # Each pattern runs only where the words it needs occur (a plain substring search of
         # the text folded as the patterns' case-insensitive matching folds it): masking only
         # ever replaces text by "***", so no later pattern can gain a word it lacked before.
-        low = text.lower() if text.isascii() else text.translate(_FOLD).lower()
+        folded = text.isascii() or not any(c in text for c in _FOLDED)
+        low = (text if folded else text.translate(_FOLD)).lower()
         if "bearer" in low:
             text = _BEARER.sub(_bearer, text)
         if "basic" in low:
@@ -158,7 +159,11 @@ _MARKERS = ("earer", "asic", "ASIC", "EARER", "=", ":", "@")
 _FOLD = str.maketrans({"\u212a": "k", "\u0130": "i", "\u0131": "i", "\u017f": "s"})
 """The characters other than A-Z that case-insensitive ``re`` matches to an ASCII letter (the
 Kelvin sign, dotted and dotless i, long s): folded before the words below are looked for."""
-_HEADER_WORDS = ("authorization", "apikey", "api-key", "api_key", "token", "secret")
+_FOLDED = ("\u212a", "\u0130", "\u0131", "\u017f")
+_HEADER_WORDS = (
+    "authorization", "apikey", "api-key", "api_key", "access-token", "access_token",
+    "client-secret", "client_secret", "auth-token", "auth_token",
+)  # fmt: skip
 """One of them occurs in any text :data:`_HEADER` matches (lower case)."""
 _QUERY_WORDS = ("key=", "token=", "sig=", "signature=", "secret=", "password=", "auth=")
 """One of them occurs in any text :data:`_QUERY` matches (lower case)."""
