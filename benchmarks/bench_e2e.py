@@ -523,6 +523,34 @@ def print_table(results: Sequence[Result]) -> None:
         )
 
 
+PROFILE_AREAS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("end-of-run report", ("finish_report",)),
+    ("grading", ("evaluate (lifebench/runner/_experiment.py",)),
+    ("model requests (build, send, parse, cache, record)", ("RoleModel.generate",)),
+    ("tools", ("ToolSet.run", "ToolSet.execute")),
+    ("store writes", ("_Recorder.finished",)),
+    ("building episodes", ("build_episode",)),
+    ("packing outcomes", ("PackedOutcome.of",)),
+    ("episode loop (rest)", ("run_episode",)),
+    ("start-up (imports, tasks, store)", ("_find_and_load", "build_experiment")),
+    ("event loop, aiohttp, sockets (rest)", ("BaseEventLoop._run_once",)),
+)
+"""Areas of the harness by a frame their samples pass through (the first that matches wins)."""
+
+
+def area_shares(path: Path) -> list[tuple[str, float]]:
+    """The share of a py-spy raw file's samples per :data:`PROFILE_AREAS` area (and "other")."""
+    counts: Counter[str] = Counter()
+    for line in path.read_text().splitlines():
+        stack, _, count_text = line.rpartition(" ")
+        if not stack or not count_text.isdigit():
+            continue
+        area = next((a for a, keys in PROFILE_AREAS if any(k in stack for k in keys)), "other")
+        counts[area] += int(count_text)
+    total = sum(counts.values()) or 1
+    return [(area, count / total) for area, count in counts.most_common()]
+
+
 def summarise_profile(path: Path, top: int = 25) -> None:
     """Self and inclusive sample shares of a py-spy raw (collapsed stacks) file."""
     self_counts: Counter[str] = Counter()
@@ -542,6 +570,9 @@ def summarise_profile(path: Path, top: int = 25) -> None:
         print(f"{path}: no samples")
         return
     print(f"\n{path.name}: {total} samples")
+    print("  by area:")
+    for area, share in area_shares(path):
+        print(f"    {share:6.1%}  {area}")
     print("  self time:")
     for frame, count in self_counts.most_common(top):
         print(f"    {count / total:6.1%}  {frame}")
