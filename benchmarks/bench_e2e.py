@@ -12,7 +12,8 @@ aiohttp server that never stores requests), then runs the real command line::
 on the bundled generated delivery tasks (100 tasks; N = 1,000 is 100 tasks × 10 trials). The
 mock plays a fixed conversation: the user asks once, the agent makes five tool calls and then
 ends the conversation with ``###STOP###`` (6 agent requests), and the rubric judge reads the
-13 messages in 2 windows (2 judge requests): 9 requests per unit.
+13 messages in 2 windows (2 judge requests, each answering an unmet verdict for every rubric
+it is sent: the grader accepts no partial answer): 9 requests per unit.
 
 Printed per cell: the CLI's wall time (start-up and report included) and the run's own wall
 time (the store's session opened → the last unit committed); the floor
@@ -107,9 +108,33 @@ def _completion(message: dict[str, Any], prompt_tokens: int) -> dict[str, Any]:
     }
 
 
+def judge_answer(messages: Sequence[dict[str, Any]]) -> str:
+    """A rubric judge's complete answer: one verdict for every rubric the request lists (the
+    JSON object between ``<current_rubrics>`` or ``<rubrics>`` tags of its last message), each
+    unmet (the scripted agent orders nothing), so that the run grades like a real one."""
+    prompt = str(messages[-1].get("content", "")) if messages else ""
+    rubrics: dict[str, Any] = {}
+    for tag in ("current_rubrics", "rubrics"):
+        start, end = prompt.rfind(f"<{tag}>"), prompt.rfind(f"</{tag}>")
+        if 0 <= start < end:
+            rubrics = json.loads(prompt[start + len(tag) + 2 : end])
+            break
+    verdicts = [
+        {
+            "rubric_key": key,
+            "rubric": str(item.get("rubric", "")) if isinstance(item, dict) else "",
+            "justification": "[1] the assistant placed no order in this window.",
+            "meetExpectation": False,
+        }
+        for key, item in rubrics.items()
+    ]
+    return json.dumps(verdicts, ensure_ascii=False)
+
+
 def responder(body: dict[str, Any]) -> dict[str, Any]:
     """Agent: five tool calls, then a text ending the conversation. User: one request.
-    Judge (its system prompt names the rubrics): an empty list of verdicts."""
+    Judge (its system prompt names the rubrics): a verdict for every rubric it was given
+    (:func:`judge_answer`)."""
     messages = body["messages"]
     prompt_tokens = len(messages) * 100
     if body.get("tools"):
@@ -127,7 +152,7 @@ def responder(body: dict[str, Any]) -> dict[str, Any]:
         return _completion({"role": "assistant", "content": text}, prompt_tokens)
     system = str(messages[0].get("content", "")) if messages else ""
     if "rubric" in system:
-        return _completion({"role": "assistant", "content": "[]"}, prompt_tokens)
+        return _completion({"role": "assistant", "content": judge_answer(messages)}, prompt_tokens)
     text = "Hi, I'd like a bowl of noodles delivered to my home, please."
     return _completion({"role": "assistant", "content": text}, prompt_tokens)
 
@@ -498,6 +523,34 @@ def print_table(results: Sequence[Result]) -> None:
         )
 
 
+PROFILE_AREAS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("end-of-run report", ("finish_report",)),
+    ("grading", ("evaluate (lifebench/runner/_experiment.py",)),
+    ("model requests (build, send, parse, cache, record)", ("RoleModel.generate",)),
+    ("tools", ("ToolSet.run", "ToolSet.execute")),
+    ("store writes", ("_Recorder.finished",)),
+    ("building episodes", ("build_episode",)),
+    ("packing outcomes", ("PackedOutcome.of",)),
+    ("episode loop (rest)", ("run_episode",)),
+    ("start-up (imports, tasks, store)", ("_find_and_load", "build_experiment")),
+    ("event loop, aiohttp, sockets (rest)", ("BaseEventLoop._run_once",)),
+)
+"""Areas of the harness by a frame their samples pass through (the first that matches wins)."""
+
+
+def area_shares(path: Path) -> list[tuple[str, float]]:
+    """The share of a py-spy raw file's samples per :data:`PROFILE_AREAS` area (and "other")."""
+    counts: Counter[str] = Counter()
+    for line in path.read_text().splitlines():
+        stack, _, count_text = line.rpartition(" ")
+        if not stack or not count_text.isdigit():
+            continue
+        area = next((a for a, keys in PROFILE_AREAS if any(k in stack for k in keys)), "other")
+        counts[area] += int(count_text)
+    total = sum(counts.values()) or 1
+    return [(area, count / total) for area, count in counts.most_common()]
+
+
 def summarise_profile(path: Path, top: int = 25) -> None:
     """Self and inclusive sample shares of a py-spy raw (collapsed stacks) file."""
     self_counts: Counter[str] = Counter()
@@ -517,6 +570,9 @@ def summarise_profile(path: Path, top: int = 25) -> None:
         print(f"{path}: no samples")
         return
     print(f"\n{path.name}: {total} samples")
+    print("  by area:")
+    for area, share in area_shares(path):
+        print(f"    {share:6.1%}  {area}")
     print("  self time:")
     for frame, count in self_counts.most_common(top):
         print(f"    {count / total:6.1%}  {frame}")

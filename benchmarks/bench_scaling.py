@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import shlex
 import sys
 from pathlib import Path
 
@@ -49,6 +50,12 @@ def main() -> int:
     parser.add_argument("--ray-workers", type=int, nargs="+", default=[2])
     parser.add_argument("--no-ray", action="store_true", help="leave out the Ray backend")
     parser.add_argument("--repeat", type=int, default=1, help="runs per configuration (median)")
+    parser.add_argument(
+        "--cli",
+        help="the command to measure instead of this environment's lifebench (e.g. another "
+        "checkout: \"env PYTHONPATH=/tmp/old/src python -c 'from lifebench.cli import main; "
+        "main()'\")",
+    )
     args = parser.parse_args()
 
     configs: list[tuple[str, tuple[str, ...]]] = [
@@ -66,7 +73,7 @@ def main() -> int:
         f"latency {args.latency:g} s, concurrency {args.concurrency}, N {args.n}, "
         f"{os.cpu_count()} CPUs, load average before: {load_average()}"
     )
-    cli = cli_command()
+    cli = shlex.split(args.cli) if args.cli else cli_command()
     warm_byte_code(cli)
     print(
         f"{'configuration':<18} {'wall s':>7} {'span s':>7} {'units/s':>8} {'span u/s':>8} "

@@ -186,3 +186,54 @@ def test_model_specs_are_scrubbed_before_they_are_stored_or_shown(key: str, form
     )
     for secret in _forms(key):
         assert secret not in shown
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Authorization: Bearer abcdefgh12345",
+        "Authorization: Ba\u017fic " + "dXNlcjpwYXNzd29yZA==",  # long s: re matches it to s
+        "authorization: ba\u017fic dXNlcjpwYXNzd29yZA==",
+        "author\u0130zation: abcdefgh12345",  # dotted capital I
+        "author\u0131zation: abcdefgh12345",  # dotless i
+        "x-api-\u212aey: abcdefgh12345",  # Kelvin sign
+        '{"url": "https://h/v1?access_to\u212aen=abcdefgh12345"}',
+        "https://h/v1?\u017fig=abcdefgh12345&x=1",
+        "see HTTPS://alice:abcdefgh12345@host/v1 — 中文",
+        "客服说：Bearer abcdefgh12345",
+    ],
+)
+def test_credential_shapes_are_masked_whatever_the_case_folding(text: str) -> None:
+    """The scrubber looks for the words a pattern needs before running it; a credential that
+    the case-insensitive pattern matches through a non-ASCII letter is still masked."""
+    from lifebench.models._secrets import Scrubber
+
+    masked = Scrubber.of()(text)
+    assert "abcdefgh12345" not in masked and "dXNlcjpwYXNzd29yZA" not in masked
+    assert REDACTED in masked
+
+
+_PIECES = st.sampled_from(
+    [
+        "Bearer ", "bAsIc ", "ba\u017fic ", "Authorization", "author\u0130zation", "x-api-\u212aey",
+        "api_key", "access-token", "client_secret", "auth_token", "?", "&", "=", ": ", '"', "\\",
+        "://", "https", "@", "key", "token", "sig", "pass", "word", "dXNlcjpwYXNzd29yZA==",
+        "abcdefgh12345", "/", " ", "中文", "%20", "+",
+    ]
+)  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_PIECES, max_size=14).map("".join))
+def test_looking_for_the_words_first_masks_exactly_what_every_pattern_masks(text: str) -> None:
+    """The word pre-check changes nothing: the same text as running every pattern."""
+    from lifebench.models import _secrets as s
+
+    expected = text
+    if any(marker in expected for marker in s._MARKERS):
+        expected = s._BEARER.sub(s._bearer, expected)
+        expected = s._BASIC.sub(s._basic, expected)
+        expected = s._HEADER.sub(lambda m: f"{m.group(1)}{m.group(2)}{REDACTED}", expected)
+        expected = s._QUERY.sub(lambda m: f"{m.group(1)}{REDACTED}", expected)
+        expected = s._USER_INFO.sub(s._user_info, expected)
+    assert s.Scrubber.of()(text) == expected

@@ -8,10 +8,12 @@ import asyncio
 
 import pytest
 from backend_helpers import Factory, RecordingSink, SinkAdapter
+from runner_fakes import outcome
 
 from lifebench.errors import FatalProviderError
-from lifebench.runner import UnitStatus, WorkUnit
+from lifebench.runner import UnitOutcome, UnitStatus, WorkUnit
 from lifebench.runner._errors import RunStopped
+from lifebench.runner._units import PackedOutcome
 from lifebench.runner._workers import ProcessBackend
 
 
@@ -50,3 +52,55 @@ def test_a_fatal_provider_error_stops_the_run() -> None:
     assert str(caught.value) == "key revoked" and caught.value.status == 401
     assert sink.cancelled == [(WorkUnit("fatal", 0, 1), "run stopped: key revoked")]
     assert [u.task_id for u in sink.started] == ["fatal"]
+
+
+class _Writer:
+    """The writer's own executor: reward 0.5 (the worker process's units score 1.0); it holds
+    its first unit until a unit of the worker process was written, so both are seen working."""
+
+    def __init__(self) -> None:
+        self.ran: list[WorkUnit] = []
+        self.worker_wrote = asyncio.Event()
+
+    async def execute(self, unit: WorkUnit) -> UnitOutcome:
+        self.ran.append(unit)
+        await self.worker_wrote.wait()
+        if unit.task_id == "fatal":
+            raise FatalProviderError("key revoked", status=401)
+        return outcome(unit, reward=0.5)
+
+    async def aclose(self) -> None:
+        raise AssertionError("the writer's executor is closed by its owner, not the backend")
+
+
+def _run_with_writer(units: list[WorkUnit], concurrency: int) -> tuple[RecordingSink, _Writer]:
+    sink, writer = RecordingSink(concurrency), _Writer()
+    adapter = SinkAdapter(sink)
+    write = adapter.finished
+
+    def finished(packed: PackedOutcome) -> None:
+        write(packed)
+        if packed.reward == 1.0:
+            writer.worker_wrote.set()
+
+    adapter.finished = finished
+    backend = ProcessBackend(Factory(), 2, concurrency, local=writer)
+    asyncio.run(backend.run(units, adapter))
+    return sink, writer
+
+
+def test_with_two_workers_the_writer_executes_units_beside_one_worker_process() -> None:
+    units = [WorkUnit(f"t{i}", 0, i) for i in range(12)]
+    sink, writer = _run_with_writer(units, concurrency=3)
+    assert sorted(p.unit.task_id for p in sink.finished) == sorted(u.task_id for u in units)
+    rewards = {p.unit: p.reward for p in sink.finished}
+    assert writer.ran and all(rewards[u] == 0.5 for u in writer.ran)  # the writer's share
+    assert any(r == 1.0 for r in rewards.values())  # and the worker process's
+    assert sink.peak <= 3 and not sink.cancelled
+
+
+def test_a_fatal_error_in_the_writers_share_stops_the_run_and_cancels_the_rest() -> None:
+    units = [WorkUnit("fatal", 0, 1), WorkUnit("a", 0, 2), WorkUnit("b", 0, 3)]
+    with pytest.raises(FatalProviderError) as caught:
+        _run_with_writer(units, concurrency=2)
+    assert str(caught.value) == "key revoked"

@@ -186,3 +186,49 @@ def test_timestamps_are_utc_iso_with_milliseconds(tmp_path: Path) -> None:
         stamps = [store.meta.created_at, store.results()[0].updated_at, store.attempt_log()[0].at]
     for stamp in stamps:
         assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00", stamp), stamp
+
+
+def test_a_blob_of_a_rolled_back_unit_is_stored_by_the_next_unit_that_sends_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A writer scrubs and inserts a blob once however many units resend it — but only once
+    it was committed: a blob whose unit's transaction rolled back is written by the next unit
+    that carries it, and a credential in it is masked there too."""
+    from lifebench.models._record import PackedCalls, encode_blob
+    from lifebench.runner import UnitOutcome
+    from lifebench.runner._units import PackedOutcome
+
+    tools = encode_blob(b'{"tools": [], "note": "Authorization: Bearer sk-abcdefgh12345"}')
+    call = '{"request": {"tools": "' + tools.hash + '"}}'
+
+    def packed(unit: WorkUnit) -> PackedOutcome:
+        calls = PackedCalls(
+            calls=[(0, "agent", None, None, False, None, call)], blobs=[tools], tools=[]
+        )
+        out = UnitOutcome(simulation(unit), evaluation(1.0), calls=calls)
+        return PackedOutcome.of(unit, out)
+
+    def stored(store: RunStore) -> list[bytes]:
+        rows = store._conn.execute("SELECT codec, data FROM blobs").fetchall()
+        return [bytes(data) for _, data in rows]
+
+    first, second, third = units()[:3]
+    with open_store(tmp_path / "run") as store:
+        store.pending_units(units())
+        save = store._save_calls
+
+        def fail_after_saving(*args: object) -> None:
+            save(*args)  # type: ignore[arg-type]
+            raise sqlite3.OperationalError("disk I/O error")
+
+        monkeypatch.setattr(store, "_save_calls", fail_after_saving)
+        with pytest.raises(Exception, match="disk I/O error"):
+            store.record_packed(packed(first))
+        assert stored(store) == []  # rolled back with its unit
+        monkeypatch.setattr(store, "_save_calls", save)
+        store.record_packed(packed(second))
+        store.record_packed(packed(third))
+        blobs = stored(store)
+        (calls,) = store._conn.execute("SELECT count(*) FROM calls").fetchone()
+    assert len(blobs) == 1 and calls == 2
+    assert b"abcdefgh12345" not in blobs[0] and b"***" in blobs[0]

@@ -133,11 +133,22 @@ class Scrubber:
             text = self.encoded.sub(REDACTED, text)
         if not any(marker in text for marker in _MARKERS):
             return text
-        text = _BEARER.sub(_bearer, text)
-        text = _BASIC.sub(_basic, text)
-        text = _HEADER.sub(lambda m: f"{m.group(1)}{m.group(2)}{REDACTED}", text)
-        text = _QUERY.sub(lambda m: f"{m.group(1)}{REDACTED}", text)
-        return _USER_INFO.sub(_user_info, text)
+        # Each pattern runs only where the words it needs occur (a plain substring search of
+        # the text folded as the patterns' case-insensitive matching folds it): masking only
+        # ever replaces text by "***", so no later pattern can gain a word it lacked before.
+        folded = text.isascii() or not any(c in text for c in _FOLDED)
+        low = (text if folded else text.translate(_FOLD)).lower()
+        if "bearer" in low:
+            text = _BEARER.sub(_bearer, text)
+        if "basic" in low:
+            text = _BASIC.sub(_basic, text)
+        if any(word in low for word in _HEADER_WORDS):
+            text = _HEADER.sub(lambda m: f"{m.group(1)}{m.group(2)}{REDACTED}", text)
+        if any(word in low for word in _QUERY_WORDS):
+            text = _QUERY.sub(lambda m: f"{m.group(1)}{REDACTED}", text)
+        if "://" in text and "@" in text:
+            text = _USER_INFO.sub(_user_info, text)
+        return text
 
     def optional(self, text: str | None) -> str | None:
         """:meth:`__call__` of a text that may be None."""
@@ -145,6 +156,17 @@ class Scrubber:
 
 
 _MARKERS = ("earer", "asic", "ASIC", "EARER", "=", ":", "@")
+_FOLD = str.maketrans({"\u212a": "k", "\u0130": "i", "\u0131": "i", "\u017f": "s"})
+"""The characters other than A-Z that case-insensitive ``re`` matches to an ASCII letter (the
+Kelvin sign, dotted and dotless i, long s): folded before the words below are looked for."""
+_FOLDED = ("\u212a", "\u0130", "\u0131", "\u017f")
+_HEADER_WORDS = (
+    "authorization", "apikey", "api-key", "api_key", "access-token", "access_token",
+    "client-secret", "client_secret", "auth-token", "auth_token",
+)  # fmt: skip
+"""One of them occurs in any text :data:`_HEADER` matches (lower case)."""
+_QUERY_WORDS = ("key=", "token=", "sig=", "signature=", "secret=", "password=", "auth=")
+"""One of them occurs in any text :data:`_QUERY` matches (lower case)."""
 
 
 def _user_info(match: re.Match[str]) -> str:

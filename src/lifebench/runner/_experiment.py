@@ -373,7 +373,9 @@ def _backend(exp: Experiment, plan: ExecutionPlan) -> Backend | None:
     if plan.workers > 1:
         from lifebench.runner._workers import ProcessBackend
 
-        return ProcessBackend(ExperimentExecutorFactory.of(exp), plan.workers, concurrency)
+        return ProcessBackend(
+            ExperimentExecutorFactory.of(exp), plan.workers, concurrency, local=exp
+        )
     return None
 
 

@@ -25,7 +25,7 @@ import os
 import sqlite3
 import time
 import zlib
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -69,6 +69,8 @@ from lifebench.simulation._types import Simulation
 STORE_FILENAME = "run.sqlite"
 BUSY_TIMEOUT_MS = 30_000
 _MAX_IDS_SHOWN = 20
+_STORED_BLOBS = 65_536
+"""Blob names a writer remembers having stored (see ``RunStore._stored_blobs``)."""
 
 _UNIT_COLUMNS = (
     "task_id, trial, seed, status, attempts, simulation_json, evaluation_json, error, "
@@ -222,6 +224,11 @@ class RunStore:
         self._notes = list(notes)
         self._scrub = Scrubber.of(environment=True)
         """Every text a unit brings is scrubbed here, at the store boundary."""
+        self._stored_blobs: OrderedDict[str, None] = OrderedDict()
+        """Names of blobs this store wrote (bounded): a piece that every unit resends (the tool
+        schemas, a system prompt) is scrubbed and inserted once, not once per unit. Names join
+        it only when their transaction has committed (:meth:`_write`)."""
+        self._new_blobs: list[str] = []
         if lease is not None:
             self._heartbeat = Heartbeat(path, lease.token)
             self._heartbeat.start()
@@ -477,6 +484,7 @@ class RunStore:
         if self._lease is None:
             raise LifebenchError(f"{self._path} was opened for reading only")
         self._check_files()
+        self._new_blobs.clear()
         with guarded_store(self._path, action), _transaction(self._conn) as conn:
             held = read_holder(conn)
             if held is None:  # removed by hand: nobody else holds it, so take it back
@@ -487,6 +495,13 @@ class RunStore:
                     f"{held.describe()}; this process stops writing"
                 )
             yield conn
+        stored = self._stored_blobs  # committed: these blobs are in the store for good
+        for name in self._new_blobs:
+            stored[name] = None
+            stored.move_to_end(name)
+        while len(stored) > _STORED_BLOBS:
+            stored.popitem(last=False)
+        self._new_blobs.clear()
 
     def _check_files(self) -> None:
         """Stop when a file this writer opened was deleted or replaced at its path (another
@@ -703,11 +718,13 @@ class RunStore:
     ) -> None:
         """Store a unit's recorded calls under the log entry ``log_id`` (blobs once each),
         every text through the scrubber."""
-        blobs = [self._clean_blob(b) for b in calls.blobs]
+        stored = self._stored_blobs
+        blobs = [self._clean_blob(b) for b in calls.blobs if b.hash not in stored]
         conn.executemany(
             "INSERT OR IGNORE INTO blobs (hash, codec, size, data) VALUES (?, ?, ?, ?)",
             [(b.hash, b.codec, b.size, b.data) for b in blobs],
         )
+        self._new_blobs.extend(b.hash for b in calls.blobs)
         conn.executemany(
             "INSERT INTO calls (log_id, seq, task_id, trial, role, basis, label, cached, "
             "cache_key, call_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

@@ -1,8 +1,11 @@
-"""``--workers N``: units executed by N worker processes, written by the parent alone.
+"""``--workers N``: units executed by N processes, written by the parent alone.
 
 Design (chosen over workers claiming units in the store themselves): the parent keeps the run
-store, the writer lease and the progress display, and hands units out over one pipe per worker
-(at most ``concurrency`` in flight in total, each to the worker with the fewest); each worker
+store, the writer lease and the progress display, executes a share of the units itself in its
+event loop (it is one of the N: ``--workers 2`` is the parent and one worker process, and the
+units start at once instead of waiting for the processes to import and build their
+executors), and hands units out over one pipe per worker process (at most ``concurrency`` in
+flight in total, each to the executor with the fewest, a process once it is ready); each worker
 runs its own asyncio loop, executes the units it is given concurrently, and sends back the
 outcome *packed* (status decided, JSON serialised — the CPU-heavy part stays in the worker).
 So SQLite keeps one writer, every unit is written exactly once, and resume, Ctrl-C and kill -9
@@ -113,22 +116,73 @@ def _send(conn: Connection, message: tuple[Any, ...]) -> None:
 # ---------------------------------------------------------------------- the parent
 
 
-class ProcessBackend:
-    """Executes units in ``workers`` processes (see the module docstring)."""
+class _InProcess:
+    """The writer's own share of the units: ``executor`` run in this event loop behind a worker
+    pipe's interface (``send``, ``close``), answering on the same inbox as the processes."""
 
-    def __init__(self, factory: ExecutorFactory, workers: int, concurrency: int) -> None:
+    def __init__(
+        self,
+        index: int,
+        executor: UnitExecutor,
+        inbox: asyncio.Queue[tuple[int, tuple[Any, ...]]],
+    ) -> None:
+        self._index, self._executor, self._inbox = index, executor, inbox
+        self._running: set[asyncio.Task[None]] = set()
+
+    def send(self, message: tuple[Any, ...]) -> None:
+        if message[0] == "unit":
+            task = asyncio.get_running_loop().create_task(self._one(message[1]))
+            self._running.add(task)
+            task.add_done_callback(self._running.discard)
+        elif message[0] == "stop":
+            for task in self._running:
+                task.cancel()
+
+    async def _one(self, unit: WorkUnit) -> None:
+        try:
+            packed = await execute_packed(unit, self._executor.execute)
+        except FatalProviderError as exc:
+            self._inbox.put_nowait((self._index, ("fatal", unit, str(exc), exc.status)))
+            return
+        self._inbox.put_nowait((self._index, ("done", packed)))
+
+    async def wait_stopped(self) -> None:
+        """Wait until the cancelled units have unwound (the executor stays open: it is the
+        writer's own, closed by its owner)."""
+        await asyncio.gather(*self._running, return_exceptions=True)
+
+    def close(self) -> None:
+        """Nothing to close (the pipe interface)."""
+
+
+class ProcessBackend:
+    """Executes units in ``workers`` processes (see the module docstring).
+
+    With ``local`` (the writer's own executor), the writer's process is one of the ``workers``:
+    it executes units in its event loop from the start, beside ``workers - 1`` worker
+    processes that join as soon as they are ready — so two workers use two processes, and
+    the units do not wait for the processes to start."""
+
+    def __init__(
+        self,
+        factory: ExecutorFactory,
+        workers: int,
+        concurrency: int,
+        local: UnitExecutor | None = None,
+    ) -> None:
         if workers < 1 or concurrency < 1:
             raise ValueError("workers and concurrency must be at least 1")
         self._factory, self._workers, self._concurrency = factory, workers, concurrency
+        self._local = local
 
     async def run(self, units: Sequence[WorkUnit], sink: Sink) -> None:
         """Start the workers, hand out ``units``, write what comes back; stop the workers."""
         loop = asyncio.get_running_loop()
         inbox: asyncio.Queue[tuple[int, tuple[Any, ...]]] = asyncio.Queue()
         context = multiprocessing.get_context("spawn")
-        count = min(self._workers, len(units))
+        count = min(self._workers, len(units)) - (1 if self._local is not None else 0)
         processes: list[Any] = []
-        conns: list[Connection] = []
+        conns: list[Any] = []
         for index in range(count):
             parent_end, child_end = context.Pipe()
             process = context.Process(
@@ -144,10 +198,15 @@ class ProcessBackend:
             threading.Thread(
                 target=_pump, args=(index, parent_end, loop, inbox), daemon=True
             ).start()
-        inflight: list[dict[tuple[str, int], WorkUnit]] = [{} for _ in range(count)]
-        alive = [False] * count
+        local = None
+        if self._local is not None:  # last, so that process i is conns[i]
+            local = _InProcess(count, self._local, inbox)
+            conns.append(local)
+        inflight: list[dict[tuple[str, int], WorkUnit]] = [{} for _ in conns]
+        alive = [False] * count + ([True] if local is not None else [])
         try:
-            await self._start(count, inbox, alive)
+            if local is None:
+                await self._start(count, inbox, alive)
             await self._dispatch_all(units, sink, conns, processes, inbox, inflight, alive)
         finally:
             for index, conn in enumerate(conns):
@@ -156,6 +215,8 @@ class ProcessBackend:
                 inflight[index].clear()
                 with contextlib.suppress(OSError):
                     conn.send(("stop",))
+            if local is not None:
+                await local.wait_stopped()
             for process in processes:
                 process.join(_JOIN_TIMEOUT_S)
                 if process.is_alive():
@@ -183,17 +244,27 @@ class ProcessBackend:
         self,
         units: Sequence[WorkUnit],
         sink: Sink,
-        conns: list[Connection],
+        conns: Sequence[Any],
         processes: list[Any],
         inbox: asyncio.Queue[tuple[int, tuple[Any, ...]]],
         inflight: list[dict[tuple[str, int], WorkUnit]],
         alive: list[bool],
     ) -> None:
         queue = deque(units)
+        local = len(processes) if len(conns) > len(processes) else None
+        gone = [False] * len(processes)
+        share = -(-self._concurrency // len(conns))
+
+        def open_to(i: int) -> bool:
+            """The writer's own executor takes at most its share of the concurrency while a
+            worker process runs or is starting (the rest waits for the processes)."""
+            if not alive[i]:
+                return False
+            return i != local or len(inflight[i]) < share or all(gone)
 
         def dispatch() -> None:
             while queue and sum(map(len, inflight)) < self._concurrency:
-                candidates = [i for i in range(len(conns)) if alive[i]]
+                candidates = [i for i in range(len(conns)) if open_to(i)]
                 if not candidates:
                     return
                 index = min(candidates, key=lambda i: (len(inflight[i]), i))
@@ -206,7 +277,11 @@ class ProcessBackend:
         while queue or any(inflight):
             index, message = await inbox.get()
             kind = message[0]
-            if kind == "done":
+            if kind == "ready":  # a worker that started while the writer's own share ran
+                alive[index] = True
+            elif kind == "init_error":
+                raise RunStopped(f"worker process {index} could not start: {message[1]}")
+            elif kind == "done":
                 packed: PackedOutcome = message[1]
                 inflight[index].pop((packed.unit.task_id, packed.unit.trial), None)
                 sink.finished(packed)
@@ -217,6 +292,7 @@ class ProcessBackend:
                 raise FatalProviderError(message[2], status=message[3])
             elif kind == "eof":
                 alive[index] = False
+                gone[index] = True
                 processes[index].join(_JOIN_TIMEOUT_S)
                 code = processes[index].exitcode
                 for unit in list(inflight[index].values()):
