@@ -19,7 +19,8 @@ Prints one line per change (``caught`` / ``NOT CAUGHT`` / ``stale``) and the tot
 
 Exit status 0 when every change applied and at least ``--target`` percent (95) were caught.
 The tests run with ``-n 0`` (one process) under ``nice``; the whole set takes a while on a busy
-machine. This is not part of CI; run it after changing the tests of an area.
+machine. A change that makes a test hang is caught by the suite's watchdog (pytest-timeout, 600 s
+per test), so it costs ten minutes, not the run. This is not part of CI; run it after changing the tests of an area.
 """
 
 from __future__ import annotations
