@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from hang_watchdog import pytest_timeout_set_timer
 from id_rules import readable_id, unselectable_reason
 from shared_data import SHARED_DATA, in_ci, shared_file
 
@@ -28,7 +29,7 @@ from shared_data import SHARED_DATA, in_ci, shared_file
 settings.register_profile("lifebench", derandomize=True, database=None, deadline=None)
 settings.load_profile("lifebench")
 
-__all__ = ["SHARED_DATA", "in_ci", "shared_file"]
+__all__ = ["SHARED_DATA", "in_ci", "pytest_timeout_set_timer", "shared_file"]
 
 
 def pytest_configure(config: pytest.Config) -> None:

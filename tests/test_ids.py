@@ -78,7 +78,7 @@ def test_collection_refuses_an_id_it_could_not_select_again(tmp_path: Path) -> N
     (tmp_path / "conftest.py").write_text(
         (REPO / "tests" / "conftest.py").read_text(encoding="utf-8"), encoding="utf-8"
     )
-    for helper in ("shared_data.py", "id_rules.py"):
+    for helper in ("shared_data.py", "id_rules.py", "hang_watchdog.py"):
         (tmp_path / helper).write_text(
             (REPO / "tests" / helper).read_text(encoding="utf-8"), encoding="utf-8"
         )
@@ -116,7 +116,7 @@ def test_automatic_ids_of_text_parameters_are_readable(tmp_path: Path) -> None:
     (tmp_path / "conftest.py").write_text(
         (REPO / "tests" / "conftest.py").read_text(encoding="utf-8"), encoding="utf-8"
     )
-    for helper in ("shared_data.py", "id_rules.py"):
+    for helper in ("shared_data.py", "id_rules.py", "hang_watchdog.py"):
         (tmp_path / helper).write_text(
             (REPO / "tests" / helper).read_text(encoding="utf-8"), encoding="utf-8"
         )

@@ -44,10 +44,14 @@ from lifebench.runner import UnitRecord, UnitStatus
 from lifebench.simulation import TerminationReason
 from lifebench.testing.llama_server import MODEL_ALIAS, LlamaServer
 
-pytestmark = pytest.mark.real_server
-
 TIMEOUT_S = 3600.0
 """Seconds one request may take: prompt evaluation on a loaded 2-core machine is slow."""
+
+WATCHDOG_S = 3 * TIMEOUT_S
+"""Seconds one test may take before the watchdog (pytest-timeout) fails it: several slow
+requests, and the server's start in the first test; far above the suite's default (600 s)."""
+
+pytestmark = [pytest.mark.real_server, pytest.mark.timeout(WATCHDOG_S)]
 
 
 def _entry(base_url: str, max_tokens: int, **extra: Any) -> dict[str, Any]:
