@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -211,3 +212,22 @@ def test_the_terminal_split_of_an_unjudged_run() -> None:
     rows = [line.split() for line in text.splitlines() if line.startswith("judge  ")]
     assert rows == [["judge", "0.0000", "0.0%"]]
     assert "judge variance is 0 by construction" in " ".join(text.split())  # caption
+
+
+def test_compare_gives_each_run_the_same_judge_rule_as_its_report() -> None:
+    sys.path.insert(0, str(Path(__file__).parent))
+    from compare_fakes import config, records, run_data
+
+    from lifebench.compare import compare_runs
+
+    rewards = {f"t{i}": [1.0, float(i % 2)] for i in range(10)}
+    unjudged = run_data(records(rewards), name="a")
+    judged_cfg = config(evaluator="rubric", judge_model="j@http://127.0.0.1:9/v1")
+    judged_cfg["bases"] = ["rubric"]
+    judged = run_data(records(rewards), name="b", cfg=judged_cfg)
+    result = compare_runs([unjudged, judged], ["a", "b"], allow_mismatch=True, bootstrap_samples=50)
+    sources = [side.noise.sources for side in result.runs]
+    assert sources[0] is not None and sources[1] is not None
+    assert sources[0].component("judge").variance == 0.0 and BY_CONSTRUCTION in sources[0].notes
+    assert sources[1].component("judge").variance is None
+    assert BY_CONSTRUCTION not in sources[1].notes
