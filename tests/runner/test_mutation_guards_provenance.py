@@ -544,3 +544,41 @@ def test_the_facts_of_a_store_part_by_part() -> None:
         [],
         {},
     )
+
+
+def test_exactly_five_ids_are_listed_without_a_remainder() -> None:
+    five = {f"t{i}": "h" for i in range(5)}
+    found = compare_facts(_facts(tasks=five), _facts(tasks={k: "x" for k in five}))
+    assert [d.detail for d in found] == [
+        "different task contents: 5 task(s) with the same id differ (t0, t1, t2, t3, t4)"
+    ]
+
+
+def test_comparability_compares_whole_runs_unless_told_otherwise() -> None:
+    fewer = _facts(tasks={"t1": "h1", "t2": "h2"})
+    assert [d.comparable for d in comparability(REFERENCE, fewer)] == [False]
+    assert [d.comparable for d in comparability(REFERENCE, fewer, shared_tasks=True)] == [True]
+
+
+def test_each_roles_model_as_recorded() -> None:
+    from lifebench.models import for_role
+    from lifebench.runner._provenance import collect
+    from lifebench.suites import make_run_options
+
+    class Named:
+        name = "shown-name"  # no provider model id, no endpoint
+
+        async def generate(self, *args: Any, **kwargs: Any) -> Any:
+            raise AssertionError
+
+    class Identified(Named):
+        model = 7  # not a model id
+
+    spec = "m@http://user:pw@host:1/v1?key=secret"
+    options = make_run_options({"agent_model": spec, "judge_model": "j"})
+    models = collect(options, TASKS, {}, lambda s: for_role(Named(), "agent")).models
+    assert models["agent"] == ModelInfo(spec="m@http://***@host:1/v1", model="shown-name")
+    assert models["judge"] == ModelInfo(spec="j", model="shown-name", endpoint=None)
+    other = collect(options, TASKS, {}, lambda s: Identified()).models["judge"]
+    assert (other.model, other.endpoint) == ("shown-name", None)
+    assert collect(options, TASKS, {}).models["agent"] == ModelInfo(spec="m@http://***@host:1/v1")
