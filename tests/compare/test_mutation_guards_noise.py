@@ -10,6 +10,8 @@ import pytest
 from scipy.stats import nct, t
 
 from lifebench.metrics._noise import mdd, noncentrality, trials_needed
+from lifebench.metrics._trials import ScoredTrial
+from lifebench.metrics._variance import variance_split
 
 
 def _power(df: int, alpha: float, lam: float) -> float:
@@ -34,3 +36,29 @@ def test_the_level_and_power_reach_the_minimum_detectable_difference() -> None:
     assert trials_needed(10, 0.25, 0.1) == 50
     assert trials_needed(10, 0.25, 0.1, alpha=0.01) != 50
     assert trials_needed(10, 0.25, 0.1, power=0.9) != 50
+
+
+def _row(trial: int, agent: int, seed: int, *gradings: float) -> ScoredTrial:
+    return ScoredTrial("t", trial, gradings[0], agent, seed, tuple(gradings[1:]))
+
+
+def test_unequal_user_seeds_weigh_the_judge_share_by_degrees_of_freedom() -> None:
+    # agent trial 0: user seeds 0, 1 — trajectory (1, 0.8) graded twice, (1.0) once
+    # agent trial 1: user seeds 0, 1, 2 — trajectories 0, 1, 1 graded once
+    rows = [
+        _row(0, 0, 0, 1.0, 0.8),
+        _row(1, 0, 1, 1.0),
+        _row(2, 1, 0, 0.0),
+        _row(3, 1, 1, 1.0),
+        _row(4, 1, 2, 1.0),
+    ]
+    split = variance_split({"t": rows})
+    judge = 0.02  # (1 - 0.9)^2 + (0.8 - 0.9)^2 over 1 degree of freedom
+    assert split.component("judge").variance == pytest.approx(judge)
+    # user means: [0.9, 1.0] (SS 0.005, df 1) and [0, 1, 1] (SS 2/3, df 2)
+    pooled = (0.005 + 2 / 3) / 3
+    # judge noise in a trajectory mean: mean 1/gradings per agent trial, 0.75 and 1, weighted
+    # by the degrees of freedom of the user seeds (1 and 2)
+    coefficient = (1 * 0.75 + 2 * 1.0) / 3
+    assert split.component("user").variance == pytest.approx(pooled - coefficient * judge)
+    assert split.component("user").variance == pytest.approx(0.20555555555555557)
