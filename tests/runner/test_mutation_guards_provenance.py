@@ -582,3 +582,29 @@ def test_each_roles_model_as_recorded() -> None:
     other = collect(options, TASKS, {}, lambda s: Identified()).models["judge"]
     assert (other.model, other.endpoint) == ("shown-name", None)
     assert collect(options, TASKS, {}).models["agent"] == ModelInfo(spec="m@http://***@host:1/v1")
+
+
+def test_collect_records_the_software_the_task_file_and_each_roles_own_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import lifebench._about as about
+    from lifebench.runner._provenance import collect, file_info
+    from lifebench.suites import make_run_options
+
+    monkeypatch.setattr(about, "revision", lambda: about.Revision("c" * 40, dirty=True))
+    monkeypatch.setattr(about, "package_versions", lambda: {"pydantic": "9.9"})
+    tasks = tmp_path / "tasks.json"
+    tasks.write_text("[]\n")
+
+    class Model:
+        def __init__(self, spec: str) -> None:
+            self.name = f"name-of-{spec}"
+
+    options = make_run_options({"agent_model": "a", "judge_model": "j", "tasks_file": str(tasks)})
+    p = collect(options, TASKS, {}, Model)
+    assert (p.git_commit, p.git_dirty, p.packages) == ("c" * 40, True, {"pydantic": "9.9"})
+    assert p.task_file == file_info(str(tasks)) and p.task_file is not None
+    assert {role: m.model for role, m in p.models.items()} == {
+        "agent": "name-of-a",
+        "judge": "name-of-j",
+    }
