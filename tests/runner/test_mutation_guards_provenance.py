@@ -608,3 +608,38 @@ def test_collect_records_the_software_the_task_file_and_each_roles_own_model(
         "agent": "name-of-a",
         "judge": "name-of-j",
     }
+
+
+def test_the_tasks_hash_and_file_digest_are_fixed_formats(tmp_path: Path) -> None:
+    import hashlib
+
+    from lifebench.runner._provenance import file_info, tasks_hash
+
+    # sorted (id NUL content-hash LF) lines: another harness can recompute it
+    assert tasks_hash({"b": "2", "a": "1"}) == hashlib.sha256(b"a\x001\nb\x002\n").hexdigest()
+    assert tasks_hash({}) == hashlib.sha256(b"").hexdigest()
+    big = tmp_path / "big.json"
+    data = bytes(range(256)) * 8193  # over 2 MiB: read in several blocks
+    big.write_bytes(data)
+    info = file_info(str(big))
+    assert info is not None
+    assert (info.name, info.size, info.sha256) == (
+        "big.json",
+        len(data),
+        hashlib.sha256(data).hexdigest(),
+    )
+    assert file_info("") is None and file_info(str(tmp_path / "missing.json")) is None
+
+
+def test_an_evaluators_stated_grader_version() -> None:
+    from lifebench.runner._provenance import grader_version
+
+    class Stated:
+        def __init__(self, version: object) -> None:
+            self.grader_version = version
+
+    assert grader_version(Stated(3)) == "3"
+    assert grader_version(Stated("v2")) == "v2"
+    assert grader_version(Stated(True)) == "unversioned"  # a flag is not a version
+    assert grader_version(Stated(None)) == "unversioned"
+    assert grader_version(Stated(1.5)) == "unversioned"
