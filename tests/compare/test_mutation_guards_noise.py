@@ -62,3 +62,47 @@ def test_unequal_user_seeds_weigh_the_judge_share_by_degrees_of_freedom() -> Non
     coefficient = (1 * 0.75 + 2 * 1.0) / 3
     assert split.component("user").variance == pytest.approx(pooled - coefficient * judge)
     assert split.component("user").variance == pytest.approx(0.20555555555555557)
+
+
+def test_the_anova_of_three_unequal_tasks() -> None:
+    from fractions import Fraction as F
+
+    from lifebench.metrics._noise import anova
+
+    # means 1/2, 2/3, 1/4 of 2, 3, 4 trials; grand mean 4/9
+    msb, msw, n0 = anova([[1, 0], [1, 1, 0], [0, 0, 0, 1]])  # type: ignore[misc]
+    ssb = 2 * (F(1, 2) - F(4, 9)) ** 2 + 3 * (F(2, 3) - F(4, 9)) ** 2 + 4 * (F(1, 4) - F(4, 9)) ** 2
+    assert ssb == F(11, 36)
+    assert msb == pytest.approx(float(ssb / 2))  # a - 1 = 2 degrees of freedom
+    assert msw == pytest.approx(float(F(1, 2) + F(2, 3) + F(3, 4)) / 6)  # total - a = 6
+    assert n0 == pytest.approx(float((9 - F(29, 9)) / 2))  # (N - sum n_i^2 / N) / (a - 1)
+
+
+def _trials(rewards: dict[str, list[float]]) -> dict[str, list[ScoredTrial]]:
+    return {
+        task: [ScoredTrial(task, i, r, i, 0) for i, r in enumerate(rs)]
+        for task, rs in rewards.items()
+    }
+
+
+def test_a_task_that_always_fails_does_not_flip() -> None:
+    from lifebench.metrics._noise import noise_floor
+
+    floor = noise_floor(_trials({"a": [1.0, 0.0], "b": [0.0, 0.0], "c": [1.0, 1.0]}))
+    assert floor.tasks_flipping == pytest.approx(1 / 3)
+    assert floor.flip_rate == pytest.approx(1 / 3)
+
+
+def test_the_noise_floor_uses_its_level_and_power() -> None:
+    from lifebench.metrics._noise import noise_floor
+
+    rewards = {"a": [1.0, 0.0], "b": [0.0, 0.0], "c": [1.0, 1.0], "d": [1.0, 0.0]}
+    floor = noise_floor(_trials(rewards), alpha=0.01, power=0.9, targets=(0.1,))
+    assert (floor.alpha, floor.power) == (0.01, 0.9)
+    msw = 0.25  # within-task SS 0.5 + 0 + 0 + 0.5 over 4 degrees of freedom
+    assert floor.within_task_variance == pytest.approx(msw)
+    assert floor.mdd == pytest.approx(mdd(4, 2, msw, alpha=0.01, power=0.9))
+    assert floor.trials_needed == {"0.1": trials_needed(4, msw, 0.1, alpha=0.01, power=0.9)}
+    plain = noise_floor(_trials(rewards), targets=(0.1,))
+    assert (plain.alpha, plain.power) == (0.05, 0.8)
+    assert plain.mdd == pytest.approx(mdd(4, 2, msw)) and plain.mdd != pytest.approx(floor.mdd)
