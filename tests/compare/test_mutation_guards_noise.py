@@ -106,3 +106,23 @@ def test_the_noise_floor_uses_its_level_and_power() -> None:
     plain = noise_floor(_trials(rewards), targets=(0.1,))
     assert (plain.alpha, plain.power) == (0.05, 0.8)
     assert plain.mdd == pytest.approx(mdd(4, 2, msw)) and plain.mdd != pytest.approx(floor.mdd)
+
+
+def test_the_noncentrality_counts_both_tails() -> None:
+    # at 5 % and 9 degrees of freedom the lower tail still holds 7e-7 of the power
+    lam = noncentrality(9)
+    assert _power(9, 0.05, lam) == pytest.approx(0.8, abs=1e-11)
+    assert lam == pytest.approx(3.149632886450681, rel=1e-11)
+
+
+def test_trials_needed_at_the_edges() -> None:
+    from lifebench.metrics._noise import _mdd, _trials_needed
+
+    lam = noncentrality(9)
+    # a target one trial already reaches: 1, not more
+    assert _mdd(lam, 10, 1, 0.25) < 1.0 and trials_needed(10, 0.25, 1.0) == 1
+    # a requirement within 1e-9 above 50 trials is 50 (rounding is not a trial more)
+    target = math.sqrt(2 * 0.25 * lam**2 / (10 * (50 + 5e-10)))
+    assert _trials_needed(lam, 10, 0.25, target) == 50
+    target = math.sqrt(2 * 0.25 * lam**2 / (10 * (50 + 1e-6)))
+    assert _trials_needed(lam, 10, 0.25, target) == 51
