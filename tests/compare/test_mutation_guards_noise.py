@@ -126,3 +126,39 @@ def test_trials_needed_at_the_edges() -> None:
     assert _trials_needed(lam, 10, 0.25, target) == 50
     target = math.sqrt(2 * 0.25 * lam**2 / (10 * (50 + 1e-6)))
     assert _trials_needed(lam, 10, 0.25, target) == 51
+
+
+def _design(shift: float) -> list[ScoredTrial]:
+    """Agent trial 0: seeds graded (1, 0.8) and (0); agent trial 1: (1) and (0.9, 0.9); + shift."""
+    cells = {(0, 0): (1.0, 0.8), (0, 1): (0.0,), (1, 0): (1.0,), (1, 1): (0.9, 0.9)}
+    return [
+        ScoredTrial("t", i, g[0] + shift, a, s, tuple(x + shift for x in g[1:]))
+        for i, ((a, s), g) in enumerate(cells.items())
+    ]
+
+
+def test_the_task_variance_less_the_noise_each_task_mean_carries() -> None:
+    rows = {
+        "a": _design(0.0),
+        "b": [r.__class__(**{**r.__dict__, "task_id": "b"}) for r in _design(3.0)],
+    }
+    split = variance_split(rows)
+    judge, user, agent = (split.component(n).variance for n in ("judge", "user", "agent"))
+    assert judge == pytest.approx(0.01)  # SS 0.02 + 0 per task, 4 degrees of freedom in all
+    assert user is not None and agent is not None and user > 0 and agent > 0
+    # a task mean carries, per agent trial (m = 2 seeds): agent + user / m + judge * (sum of
+    # 1 / gradings) / m^2, over n_a^2 = 4 agent trials squared
+    carried = 2 * (agent + user / 2 + judge * 1.5 / 4) / 4
+    # task means 0.7 and 3.7: sample variance 4.5
+    assert split.component("task").variance == pytest.approx(4.5 - carried)
+    assert split.component("task").variance == pytest.approx(4.4375)
+
+
+def test_tasks_with_equal_means_have_no_task_variance() -> None:
+    rows = {
+        "a": _design(0.0),
+        "b": [r.__class__(**{**r.__dict__, "task_id": "b"}) for r in _design(0.0)],
+    }
+    split = variance_split(rows)
+    assert split.component("task").variance == 0.0  # 0 spread less the noise: below 0
+    assert any(n.startswith("the task estimate was negative") for n in split.notes)
