@@ -152,6 +152,11 @@ def test_the_task_variance_less_the_noise_each_task_mean_carries() -> None:
     # task means 0.7 and 3.7: sample variance 4.5
     assert split.component("task").variance == pytest.approx(4.5 - carried)
     assert split.component("task").variance == pytest.approx(4.4375)
+    within = agent + user + judge
+    assert split.within_task == pytest.approx(within)
+    assert [split.component(n).share for n in ("agent", "user", "judge")] == pytest.approx(
+        [agent / within, user / within, judge / within]
+    )
 
 
 def test_tasks_with_equal_means_have_no_task_variance() -> None:
