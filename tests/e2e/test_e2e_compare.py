@@ -406,8 +406,10 @@ def test_user_seeds_split_off_the_user_simulator_share(agent_url: str, tmp_path:
     assert sources["user_seeds"] == 3.0
     parts = {c["name"]: c for c in sources["components"]}
     assert parts["user"]["groups"] == 24  # 12 tasks x 2 agent trials
-    assert parts["user"]["variance"] > 0 and parts["user"]["includes"] == ["judge"]
-    assert parts["agent"]["variance"] is not None and parts["judge"]["variance"] is None
+    # graded by the state evaluator alone: no judge, whose variance is 0 by construction
+    assert parts["user"]["variance"] > 0 and parts["user"]["includes"] == []
+    assert parts["agent"]["variance"] is not None
+    assert (parts["judge"]["variance"], parts["judge"]["groups"]) == (0.0, 0)
     assert parts["user"]["share"] + parts["agent"]["share"] == pytest.approx(1.0)
     # a hurried user is often met: the user simulator is most of the trial noise here
     assert parts["user"]["share"] > 0.5

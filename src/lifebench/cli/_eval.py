@@ -32,7 +32,8 @@ def eval_(
             "judge call (never answered from the cache, but recorded in it) with its own seed, "
             "stored with the evaluation; "
             "the report then splits off the judge's share of the variance. The reward is "
-            "still the ordinary grading's.",
+            "still the ordinary grading's. A run no grader of which asks a judge is not graded "
+            "again (its judge variance is 0 by construction).",
         ),
     ] = 1,
     quiet: Annotated[
@@ -91,8 +92,18 @@ def eval_(
         typer.echo(
             f"graded {summary.graded} simulations ({summary.errors} grading errors, "
             f"{summary.skipped} units without a simulation) in {run_dir}"
-            + (f"; each graded {rejudge} times (--rejudge)" if rejudge > 1 else "")
+            + (
+                f"; each graded {rejudge} times (--rejudge)"
+                if rejudge > 1 and not summary.no_judge
+                else ""
+            )
         )
+        if summary.no_judge:
+            typer.echo(
+                f"--rejudge {rejudge}: no grader of this run asks a judge (deterministic "
+                "grading), so there is no judge to re-ask and no extra grading was made: "
+                "judge variance is 0 by construction"
+            )
         code = grading_code(rep, "Run the same `lifebench eval` again to grade them again")
     if code:
         raise typer.Exit(code=code)

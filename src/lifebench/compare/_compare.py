@@ -357,7 +357,7 @@ def compare_runs(
                 agent=_agent(run.config),
                 tasks=len(t),
                 not_shared=outside,
-                noise=noise_floor({task: t[task] for task in shared}),
+                noise=noise_floor({task: t[task] for task in shared}, judged=_judged(run)),
             )
         )
     k = min(len(t[task]) for t in trials for task in shared)
@@ -460,6 +460,13 @@ def _facts(run: RunData) -> RunFacts:
     if run.facts is not None:
         return run.facts
     return facts_from(run.config, run.task_hashes, [], [], False)
+
+
+def _judged(run: RunData) -> bool:
+    """Whether a grading of ``run`` may ask a judge (the report's rule)."""
+    from lifebench.reporting._report import asks_judge, describe_grading
+
+    return asks_judge(run.config, describe_grading(run.config, run.grading, len(run.records)))
 
 
 def _agent(config: Mapping[str, Any]) -> str:

@@ -187,8 +187,10 @@ def noise_floor(
     targets: Sequence[float] = DEFAULT_TARGETS,
     alpha: float = ALPHA,
     power: float = POWER,
+    judged: bool = True,
 ) -> NoiseFloor:
-    """The noise floor of the scored trials of a run, task by task."""
+    """The noise floor of the scored trials of a run, task by task (``judged``: see
+    :func:`~lifebench.metrics._variance.variance_split`)."""
     rows = {t: list(v) for t, v in trials.items() if v}
     notes: list[str] = []
     repeated = {t: v for t, v in rows.items() if len(v) >= 2}
@@ -242,6 +244,6 @@ def noise_floor(
         power=power,
         mdd=floor,
         trials_needed=needed,
-        sources=variance_split(rows) if rows else None,
+        sources=variance_split(rows, judged=judged) if rows else None,
         notes=notes,
     )

@@ -117,8 +117,12 @@ def _weighted(pairs: Sequence[tuple[int, float]]) -> float:
     return math.fsum(w * v for w, v in weights) / total if total else 0.0
 
 
-def variance_split(trials: Mapping[str, Sequence[ScoredTrial]]) -> VarianceSplit:
-    """The variance components of the scored trials of a run, task by task."""
+def variance_split(
+    trials: Mapping[str, Sequence[ScoredTrial]], *, judged: bool = True
+) -> VarianceSplit:
+    """The variance components of the scored trials of a run, task by task. ``judged=False``:
+    no grader of the run asks a judge, so the judge's variance is 0 by construction (reported
+    as 0, measured by no group) unless the trials hold extra gradings that say otherwise."""
     tasks = {t: list(v) for t, v in trials.items() if v}
     if not tasks:
         return VarianceSplit(tasks=0, notes=["no scored trial: nothing to split"])
@@ -170,6 +174,12 @@ def variance_split(trials: Mapping[str, Sequence[ScoredTrial]]) -> VarianceSplit
         return value
 
     judge = clamp("judge", judge_v)
+    if judge is None and not judged:
+        judge = 0.0
+        notes.append(
+            "no grader of this run asks a judge (deterministic grading): judge variance is 0 "
+            "by construction"
+        )
     user = user_v
     if user is not None and judge is not None:
         user = user - _weighted(user_judge_coef) * judge

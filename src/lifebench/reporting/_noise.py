@@ -74,7 +74,9 @@ def sources_table(noise: NoiseFloor) -> Table | None:
     if split is None or not split.components:
         return None
     measured = [c for c in split.components if c.variance is not None]
-    separated = any(c.name in ("user", "judge") for c in measured)
+    # a judge no grader asks is 0 by construction (no group measured it): not a separate part
+    unjudged = any(c.name == "judge" and c.groups == 0 for c in measured)
+    separated = any(c.name in ("user", "judge") and c.groups > 0 for c in measured)
     table = _compact(
         "Where the variance comes from (reward)",
         caption=_caption(split.notes) if separated else None,
@@ -82,7 +84,8 @@ def sources_table(noise: NoiseFloor) -> Table | None:
     table.add_column("source")
     table.add_column("variance", justify="right")
     table.add_column("share of within-task", justify="right")
-    for c in measured if not separated else split.components:
+    rows = split.components if separated else [c for c in measured if c.groups or c.name != "judge"]
+    for c in rows:
         name = _SOURCE_NAMES[c.name]
         if c.includes:
             name += " (incl. " + ", ".join(_SOURCE_NAMES[i] for i in c.includes) + ")"
@@ -91,6 +94,8 @@ def sources_table(noise: NoiseFloor) -> Table | None:
             "not varied" if c.variance is None else f"{c.variance:.4f}",
             pct(c.share) if c.name != "task" else "",
         )
-    if not separated:
+    if not separated and unjudged:
+        table.add_row("(--user-seeds S: separate user simulator; no judge: judge 0)", "", "")
+    elif not separated:
         table.add_row("(--user-seeds S, eval --rejudge K: separate user simulator, judge)", "", "")
     return table

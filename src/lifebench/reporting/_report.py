@@ -158,6 +158,28 @@ def describe_grading(
     return {**head, "mixed": mixed, "parts": parts}
 
 
+def asks_judge(config: Mapping[str, Any], grading: Mapping[str, Any]) -> bool:
+    """Whether a grading behind the numbers (``grading``: :func:`describe_grading`) may ask a
+    judge: its options need the ``judge`` model role
+    (:attr:`~lifebench.suites.RunOptions.roles_needed`). True when that cannot be told (a
+    configuration these options no longer accept)."""
+    from lifebench.runner._regrade import regrade_options
+
+    for part in grading.get("parts") or [grading]:
+        overrides = {
+            "evaluator": part.get("evaluator"),
+            "judge_model": part.get("judge_model"),
+            "suite_options": part.get("suite_options") or {},
+        }
+        try:
+            options = regrade_options(dict(config), overrides, Path("."))
+        except Exception:
+            return True
+        if "judge" in options.roles_needed:
+            return True
+    return False
+
+
 def build_report(
     records: Iterable[ResultRecord],
     config: Mapping[str, Any],
@@ -215,7 +237,9 @@ def build_report(
         config=plain_config,
         suite_metric_names=sorted(extra),
         grading=described,
-        noise=noise_floor(scored_trials(records), targets=targets),
+        noise=noise_floor(
+            scored_trials(records), targets=targets, judged=asks_judge(plain_config, described)
+        ),
         provenance={} if provenance is None else provenance.model_dump(mode="json"),
         headline=headline,
         comparison=comparison,

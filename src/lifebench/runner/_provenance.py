@@ -545,6 +545,10 @@ def _temperature_difference(a: RunFacts, b: RunFacts) -> list[Difference]:
     ]
 
 
+def _commit(commit: str | None) -> str:
+    return commit[:12] if commit else "unknown"
+
+
 def _software_differences(a: RunFacts, b: RunFacts) -> list[Difference]:
     out = []
     for name, facts in (("first", a), ("second", b)):
@@ -563,10 +567,13 @@ def _software_differences(a: RunFacts, b: RunFacts) -> list[Difference]:
     if pa is None or pb is None:
         return out
     if (pa.lifebench_version, pa.git_commit) != (pb.lifebench_version, pb.git_commit):
+        detail = f"lifebench {pa.lifebench_version} vs {pb.lifebench_version}"
+        if pa.lifebench_version == pb.lifebench_version:  # the same version, other commits
+            detail += f" (commit {_commit(pa.git_commit)} vs {_commit(pb.git_commit)})"
         out.append(
             Difference(
                 aspect="lifebench",
-                detail=f"lifebench {pa.lifebench_version} vs {pb.lifebench_version}",
+                detail=detail,
                 a=pa.lifebench_version,
                 b=pb.lifebench_version,
                 comparable=True,

@@ -34,6 +34,9 @@ class RegradeSummary:
     """Of those, evaluations that failed (recorded as grading errors)."""
     skipped: int
     """Units without a completed simulation (pending or infrastructure errors)."""
+    no_judge: bool = False
+    """``rejudge`` > 1 was asked, but no grader of the run asks a judge (deterministic
+    grading): a second grading always agrees with the first, so none was made."""
 
 
 class RefreshingCache(ModelCache):
@@ -174,7 +177,9 @@ async def regrade(
     them mixed. A judge provider that refuses every call stops the re-grade
     (:class:`~lifebench.errors.FatalProviderError`). ``rejudge`` > 1 grades each trajectory
     that many times in all (:mod:`lifebench.runner._rejudge`: the extra gradings bypass the
-    cache and are stored inside the evaluation). With ``record_requests`` the judge's
+    cache and are stored inside the evaluation); a run no grader of which asks a judge
+    (``"judge"`` not in :attr:`~lifebench.suites.RunOptions.roles_needed`) gets none, since
+    its judge variance is 0 by construction (``no_judge``). With ``record_requests`` the judge's
     requests and responses are stored with each new evaluation.
     """
     store = RunStore.read(run_dir, write=True)
@@ -203,8 +208,16 @@ async def regrade(
         bases = suite.reward_bases(options)
         failed = [r for r in records if needs_grading(r)]
         fresh = refreshing_models(run_dir, options, models_file) if failed else None
+        no_judge = rejudge > 1 and "judge" not in options.roles_needed
         extra = _rejudger(
-            suite, options, bases, rejudge, models, models_given, models_file, run_dir
+            suite,
+            options,
+            bases,
+            1 if no_judge else rejudge,
+            models,
+            models_given,
+            models_file,
+            run_dir,
         )
         provenance = collect(options, store.tasks(), evaluators, models.resolve)
         grading = store.begin_grading(
@@ -243,7 +256,9 @@ async def regrade(
                 await extra[1].aclose()
         store.finish_grading(grading, len(records), errors)
         total = len(store.results())
-        return RegradeSummary(graded=len(records), errors=errors, skipped=total - len(records))
+        return RegradeSummary(
+            graded=len(records), errors=errors, skipped=total - len(records), no_judge=no_judge
+        )
     finally:
         store.close()
 

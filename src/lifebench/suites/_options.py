@@ -307,12 +307,7 @@ class RunOptions(BaseModel):
                     f"{kind} '{value}' is not offered by suite '{self.suite}'; "
                     f"choose from: {', '.join(offered)}"
                 )
-        needed = (
-            roles.agents[self.agent]
-            | roles.users[self.user]
-            | roles.evaluators[self.evaluator]
-            | self.suite_options.required_models(self)
-        )
+        needed = self.roles_needed
         for role in MODEL_ROLES:
             if role in needed and not self.model_for(role):
                 raise ValueError(f"this {self.suite} run needs --{role}-model (for its {role})")
@@ -325,6 +320,18 @@ class RunOptions(BaseModel):
         if self.domain is None:
             raise RuntimeError("the run's domain has not been resolved yet")
         return self.domain
+
+    @property
+    def roles_needed(self) -> frozenset[ModelRole]:
+        """The model roles this run calls: those of its agent, user and evaluator kinds and
+        of its suite options (``"judge"`` absent: no grader of the run asks a model)."""
+        roles = self.suite_options.roles
+        return (
+            roles.agents[self.agent]
+            | roles.users[self.user]
+            | roles.evaluators[self.evaluator]
+            | self.suite_options.required_models(self)
+        )
 
     def model_for(self, role: ModelRole) -> str | None:
         """The model spec configured for ``role``."""
