@@ -14,8 +14,14 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from compare_fakes import config, records, run_data
 
+import lifebench.runner._experiment
+import lifebench.runner._regrade
 import lifebench.suites
 from lifebench.compare import compare_runs
+
+# compare_runs imports these modules lazily and they bind ``get_suite`` by name: imported first
+# while the test below patches it, they would keep the fake for every later test of the process.
+assert lifebench.runner._experiment.get_suite is lifebench.runner._regrade.get_suite
 
 TASKS = [f"t{i:02d}" for i in range(10)]
 
