@@ -265,3 +265,15 @@ def test_record_names_are_the_provider_its_tags_and_the_products() -> None:
     assert st.record_names(task, {"order_type": "delivery", "products": "x"}, "S9") == ""
     # an unknown order type reads the shops table
     assert st.record_names(task, {"order_type": "?"}, "S1") == ""
+
+
+def test_rubrics_of_every_state_then_overall_without_duplicates_or_blanks() -> None:
+    raw = delivery_task(rubrics=["a"]).model_dump()
+    raw["evaluation_criteria"]["expected_states"].append(
+        {"required_orders": [], "state_rubrics": ["b", "a", " "]}
+    )
+    raw["evaluation_criteria"]["overall_rubrics"] = ["c", "b"]
+    assert st.rubrics(VitaTask.model_validate(raw)) == ["a", "b", "c"]
+    raw["evaluation_criteria"] = None
+    assert st.rubrics(VitaTask.model_validate(raw)) == []
+    assert st.known_ids(VitaTask.model_validate(raw)) == {"O1", "O2"}
