@@ -277,3 +277,68 @@ def test_rubrics_of_every_state_then_overall_without_duplicates_or_blanks() -> N
     raw["evaluation_criteria"] = None
     assert st.rubrics(VitaTask.model_validate(raw)) == []
     assert st.known_ids(VitaTask.model_validate(raw)) == {"O1", "O2"}
+
+
+# ---- co-reference, rule by rule ----------------------------------------------------------------
+
+
+def _appt(key: int, names: str) -> st.Candidate:
+    return st.Candidate(key=key, target="appointment", ids=(), names=names)
+
+
+def test_coreference_votes_for_the_record_another_rubric_names_beside_the_subject() -> None:
+    lunch = _time("the lunch", "The lunch should be delivered at 12:30")
+    pool = [_cand(0, "Store S1 Beef noodles"), _cand(1, "Store S2 Lemon tea")]
+    texts = [lunch.rubric, "The lunch is the beef noodles"]
+    assert st._coreferent(lunch, [lunch], pool, texts) == pool[0]
+    # the rubric itself is no vote, and one that does not hold the subject is skipped
+    assert st._coreferent(lunch, [lunch], pool, [lunch.rubric]) is None
+    texts = [lunch.rubric, "The dinner is the lemon tea", "The lunch is the beef noodles"]
+    assert st._coreferent(lunch, [lunch], pool, texts) == pool[0]
+
+
+def test_coreference_takes_a_rubric_whose_words_are_just_the_subject() -> None:
+    lunch = _time("the lunch tea", "The lunch tea should be delivered at 12:30")
+    pool = [_cand(0, "Store S1 Beef noodles"), _cand(1, "Store S2 Lemon soda")]
+    # "lunch tea" holds no word beyond the subject: the kind of food it names still votes
+    assert st._coreferent(lunch, [lunch], pool, [lunch.rubric, "lunch tea"]) == pool[1]
+
+
+def test_coreference_needs_a_name_word_and_a_single_best() -> None:
+    lunch = _time("the lunch", "The lunch should be delivered at 12:30")
+    only = [_cand(0, "Store S1 Beef noodles")]
+    assert st._coreferent(lunch, [lunch], only, [lunch.rubric, "The lunch is great"]) is None
+    tie = [_cand(0, "Beef noodles"), _cand(1, "Beef noodles")]
+    assert st._coreferent(lunch, [lunch], tie, [lunch.rubric, "the lunch: beef noodles"]) is None
+    # two rubrics voting for different records decide nothing
+    pool = [_cand(0, "Beef noodles"), _cand(1, "Lemon tea")]
+    texts = [lunch.rubric, "the lunch: beef noodles", "the lunch: lemon tea"]
+    assert st._coreferent(lunch, [lunch], pool, texts) is None
+
+
+def test_coreference_uses_only_the_subjects_distinctive_words_within_its_class() -> None:
+    lunch = _time("the office lunch", "The office lunch should arrive at 12:30")
+    other = _time("the home lunch", "The home lunch should arrive at 13:00")
+    pool = [_cand(0, "Beef noodles"), _cand(1, "Lemon tea")]
+    texts = [lunch.rubric, other.rubric, "the lunch at home: lemon tea", "office: beef noodles"]
+    # "lunch" is shared with another subject of the class: only "office" identifies it
+    assert st._coreferent(lunch, [lunch, other], pool, texts) == pool[0]
+    # a note about "the home lunch" or an appointment is of another class: "lunch" stays
+    note = _note("the home lunch")
+    appt = Stated(field="time", target="appointment", rubric="x", subject="the home lunch")
+    assert st._coreferent(lunch, [lunch, note, appt], pool, texts) is None
+    # a subject left with no distinctive word has no co-referent
+    same = _time("the lunch", "The lunch should arrive at 12:30")
+    assert st._coreferent(same, [same, _time("the lunch party")], pool, texts) is None
+
+
+def test_coreference_of_a_time_looks_only_at_records_of_its_kind_a_note_at_every_record() -> None:
+    lunch = _time("the lunch", "The lunch should be delivered at 12:30")
+    pool = [_appt(0, "Beef noodles"), _cand(1, "Lemon tea")]
+    texts = [lunch.rubric, "The lunch is the beef noodles"]
+    assert st._coreferent(lunch, [lunch], pool, texts) is None
+    note = _note("the lunch", "The lunch should have a note")
+    assert (
+        st._coreferent(note, [note], pool, [note.rubric, "The lunch is the beef noodles"])
+        == (pool[0])
+    )
