@@ -342,3 +342,10 @@ def test_coreference_of_a_time_looks_only_at_records_of_its_kind_a_note_at_every
         st._coreferent(note, [note], pool, [note.rubric, "The lunch is the beef noodles"])
         == (pool[0])
     )
+
+
+def test_coreference_with_one_record_of_the_kind_votes_for_it_when_named() -> None:
+    lunch = _time("the lunch", "The lunch should be delivered at 12:30")
+    only = [_cand(4, "Store S1 Beef noodles")]
+    texts = [lunch.rubric, "The lunch is the beef noodles"]
+    assert st._coreferent(lunch, [lunch], only, texts) == only[0]
