@@ -349,3 +349,33 @@ def test_coreference_with_one_record_of_the_kind_votes_for_it_when_named() -> No
     only = [_cand(4, "Store S1 Beef noodles")]
     texts = [lunch.rubric, "The lunch is the beef noodles"]
     assert st._coreferent(lunch, [lunch], only, texts) == only[0]
+
+
+def test_elimination_needs_one_statement_and_never_takes_notes() -> None:
+    task = _two_orders(
+        ["The lunch should be delivered at 12:00", "The meal should be delivered at 12:30"]
+    )
+    got = st.attribute_all(task, _cands(), frozenset({"delivery"}), notes=False)
+    assert got.by_key == {} and len(got.unattributed) == 2
+    notes = _two_orders(
+        ['The lunch should have the note "less ice"', 'The meal should have the note "less ice"']
+    )
+    got = st.attribute_all(notes, _cands(), frozenset({"delivery"}), notes=True)
+    assert got.by_key == {} and len(got.unattributed) == 2
+
+
+def test_elimination_counts_only_records_still_without_that_class() -> None:
+    task = _two_orders(
+        ["The noodle order should be delivered at 12:00", "The lunch should be delivered at 12:30"]
+    )
+    got = st.attribute_all(task, _cands(), frozenset({"delivery"}), notes=False)
+    assert [s.rubric for s in got.of(0)] == ["The noodle order should be delivered at 12:00"]
+    assert [s.rubric for s in got.of(1)] == ["The lunch should be delivered at 12:30"]
+    assert got.unattributed == []
+
+
+def test_a_rubric_naming_two_required_records_is_about_neither() -> None:
+    task = _two_orders(["Order T1 and T2 should be delivered at 12:00"])
+    got = st.attribute_all(task, _cands(), frozenset({"delivery"}), notes=False)
+    assert got.by_key == {}
+    assert [s.rubric for s in got.unattributed] == ["Order T1 and T2 should be delivered at 12:00"]
