@@ -58,9 +58,23 @@ def _task(rubrics: list[str], *, books: dict[str, object] | None = None) -> Vita
     return VitaTask.model_validate(raw)
 
 
+def _instore_ids(rubrics: list[str]) -> VitaTask:
+    raw = delivery_task(rubrics=rubrics).model_dump(mode="json", by_alias=True)
+    raw["environment"]["books"] = {"B7": {"book_id": "B7"}}
+    raw["environment"]["reservations"] = {"R7": {"reservation_id": "R7"}}
+    state = raw["evaluation_criteria"]["expected_states"][0]
+    state["required_orders"] += [{"book_id": "EB1"}, {"reservation_id": "ER1"}, {"order_id": ""}]
+    return VitaTask.model_validate(raw)
+
+
 def test_known_ids_are_pre_existing_and_expected_record_ids() -> None:
-    task = _task(["r"], books={"B7": {"book_id": "B7"}})
-    assert st.known_ids(task) == {"O1", "O2", "T1", "B7"}
+    task = _instore_ids(["r"])
+    assert st.known_ids(task) == {"O1", "O2", "T1", "B7", "R7", "EB1", "ER1"}
+
+
+def test_named_actions_read_bookings_and_reservations_too() -> None:
+    task = _instore_ids(["Cancel the booking B7", "取消预约R7", "Cancel EB1"])
+    assert st.named_actions(task) == {"B7": {"cancel"}, "R7": {"cancel"}}
 
 
 def test_named_actions_read_per_named_pre_existing_order() -> None:
