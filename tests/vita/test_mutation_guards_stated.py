@@ -393,3 +393,17 @@ def test_a_rubric_naming_two_required_records_is_about_neither() -> None:
     got = st.attribute_all(task, _cands(), frozenset({"delivery"}), notes=False)
     assert got.by_key == {}
     assert [s.rubric for s in got.unattributed] == ["Order T1 and T2 should be delivered at 12:00"]
+
+
+def test_filler_pairs_are_dropped_anywhere_in_a_chinese_run() -> None:
+    assert st.words("订单米线") == {"单米", "米线"}
+    assert st.words("米线订单送达") == {"米线", "线订", "单送"}
+
+
+def test_the_kind_a_subject_names_outweighs_the_rest_of_the_rubric() -> None:
+    pool = [_cand(0, "Beef noodles"), _cand(1, "Lemon tea")]
+    stated = _time("the beverage", "the beverage should come with the beef noodles at 12:00")
+    assert st._choose(stated, pool, [], None) == [pool[1]]
+    zh = [_cand(0, "牛肉面"), _cand(1, "柠檬茶")]
+    stated = _time("饮品", "饮品要和牛肉面一起在12:00送达")
+    assert st._choose(stated, zh, [], None) == [zh[1]]
