@@ -407,3 +407,19 @@ def test_the_kind_a_subject_names_outweighs_the_rest_of_the_rubric() -> None:
     zh = [_cand(0, "牛肉面"), _cand(1, "柠檬茶")]
     stated = _time("饮品", "饮品要和牛肉面一起在12:00送达")
     assert st._choose(stated, zh, [], None) == [zh[1]]
+
+
+def test_agreement_breaks_a_tie_only_among_the_tied_and_only_when_unanimous_or_single() -> None:
+    pool = [_cand(0, "Beef noodles"), _cand(1, "Beef noodles"), _cand(2, "Lemon tea")]
+    stated = _time("the beef noodles")
+    # the tea order agrees too, but it is not among the tied noodle orders
+    assert st._choose(stated, pool, [], lambda s, c: c.key in {1, 2}) == [pool[1]]
+    three = [_cand(0, "Beef noodles"), _cand(1, "Beef noodles"), _cand(2, "Beef noodles")]
+    assert st._choose(stated, three, [], lambda s, c: c.key != 0) == []
+    assert st._choose(stated, three, [], lambda s, c: True) == three
+
+
+def test_a_subject_word_counts_only_when_the_rubric_shares_a_word_with_the_record() -> None:
+    pool = [_cand(0, "Beef noodles"), _cand(1, "Lemon tea")]
+    stated = Stated(field="time", target="delivery", rubric="at 12:00", subject="noodles")
+    assert st._choose(stated, pool, [], None) == []
