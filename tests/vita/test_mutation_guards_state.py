@@ -4,13 +4,16 @@ of fields a record does not ask, and the constraints the rubrics state."""
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import datetime
 from typing import Any
 
-from _vita_builders import HOME, OFFICE, delivery_task
+from _vita_builders import HOME, OFFICE, delivery_task, right_order
 
+from lifebench.evaluation import CriterionVerdict
 from lifebench.vita.grading import state as sg
 from lifebench.vita.grading.constraints import Stated, Window
+from lifebench.vita.grading.expected import required_orders
 
 T = datetime(2025, 6, 1, 12, 0)  # noqa: DTZ001
 
@@ -217,3 +220,91 @@ def test_quotes_are_cut_at_90_characters() -> None:
     assert sg._quote("  a   b ") == "a b"
     assert sg._quote("x" * 90) == "x" * 90
     assert sg._quote("x" * 91) == "x" * 89 + "…"
+
+
+# ---- one new order against one candidate ---------------------------------------------------------
+
+
+def _matcher() -> tuple[sg.OrderMatcher, Any]:
+    task = delivery_task()
+    (new, _) = required_orders(task, frozenset({"delivery"}))
+    return sg.OrderMatcher(task), new
+
+
+def test_the_matcher_names_the_first_field_that_differs() -> None:
+    m, req = _matcher()
+    ok = right_order()
+    assert m.mismatch(req, ok) is None
+    for change, why in [
+        ({"order_type": "instore"}, "type instore ≠ delivery"),
+        ({"store_id": "S2"}, "store S2 ≠ S1"),
+        ({"products": []}, "products {} ≠ {'P1': 1, 'P2': 2}"),
+        ({"status": "cancelled"}, "status cancelled does not satisfy paid"),
+        ({"note": "extra rice"}, "note 'extra rice' does not ask 'No green onions'"),
+        ({"user_id": "U9"}, "user U9 ≠ U1"),
+        (
+            {"location": OFFICE},
+            f"address '{OFFICE['address']}' ≠ '{HOME['address']}' (4815 m away)",
+        ),
+        (
+            {"delivery_time": "2025-06-01 12:40:00", "dispatch_time": "2025-06-01 12:05:00"},
+            "delivery_time 2025-06-01 12:40:00 not within 30 min of 2025-06-01 12:00:00",
+        ),
+        (
+            {"delivery_time": "2025-06-01 12:05:00", "shipping_time": 20.0},
+            "delivery_time 2025-06-01 12:05:00 is not dispatch_time 2025-06-01 11:30:00 "
+            "plus 20 min of shipping",
+        ),
+    ]:
+        assert m.mismatch(req, {**ok, **change}) == why, change
+    # an order without a user, or the task's user, is the user's
+    assert m.mismatch(req, {**ok, "user_id": ""}) is None
+    assert m.mismatch(req, {**ok, "user_id": None}) is None
+
+
+def test_a_time_within_thirty_minutes_either_way_matches() -> None:
+    m, req = _matcher()
+    for arrival, dispatch in [
+        ("2025-06-01 12:30:00", "2025-06-01 11:55:00"),
+        ("2025-06-01 11:30:00", "2025-06-01 10:55:00"),
+    ]:
+        got = {**right_order(), "delivery_time": arrival, "dispatch_time": dispatch}
+        assert m.mismatch(req, got) is None, arrival
+    late = {**right_order(), "delivery_time": "2025-06-01 12:31:00"}
+    late["dispatch_time"] = "2025-06-01 11:56:00"
+    assert m.mismatch(req, late) is not None
+    missing = {**right_order(), "delivery_time": ""}
+    assert m.mismatch(req, missing) == (
+        "delivery_time (none) not within 30 min of 2025-06-01 12:00:00"
+    )
+
+
+def test_a_basis_result_decides_reward_score_and_undecided() -> None:
+    yes = CriterionVerdict(id="a", description="a", met=True)
+    no = CriterionVerdict(id="b", description="b", met=False)
+    r = sg.result("state", [yes, no], gradable=True)
+    assert (r.reward, r.score, r.gradable, r.undecided, r.note) == (0.0, 0.5, True, False, "")
+    r = sg.result("state", [yes], gradable=True, coverage={"b": {"checked": 1}, "a": {}})
+    assert (r.reward, r.score, r.info) == (1.0, 1.0, {"coverage": {"a": {}, "b": {"checked": 1}}})
+    r = sg.result("state", [yes], gradable=True, unchecked=["time: x"])
+    assert (r.reward, r.score, r.gradable, r.undecided) == (0.0, 0.0, False, True)
+    assert r.note == (
+        "cannot decide: every checked criterion holds, but 1 stated constraint(s) could not be "
+        "checked"
+    )
+    assert sg.result("state", [yes], gradable=True, unchecked=["x"], note="n").note == "n"
+    # a failed criterion decides whatever is unchecked
+    r = sg.result("state", [yes, no], gradable=True, unchecked=["x"])
+    assert (r.reward, r.gradable, r.undecided) == (0.0, True, False)
+    r = sg.result("state", [], gradable=False)
+    assert (r.reward, r.score, r.info) == (0.0, 0.0, {})
+    assert r.note == "ungradable: no required record this grader can check"
+    assert sg.result("state", [], gradable=True).score == 0.0
+
+
+def test_tally_counts_n_checks_and_skips_zero() -> None:
+    cov: dict[str, Counter[str]] = {}
+    sg.tally(cov, "time", "checked")
+    sg.tally(cov, "time", "checked", 2)
+    sg.tally(cov, "note", "unchecked", 0)
+    assert cov == {"time": Counter({"checked": 3})}
