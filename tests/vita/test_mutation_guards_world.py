@@ -179,3 +179,10 @@ def test_records_are_read_through_the_data_model_when_it_accepts_them() -> None:
     broken = {"order_id": "O1", "status": "nonsense"}
     assert normalised("orders", broken) == broken
     assert normalised("unknown", {"a": 1}) == {"a": 1}
+
+
+def test_an_empty_address_equals_no_address() -> None:
+    empty = _order(location={"address": "", "longitude": 120.0, "latitude": 30.0})
+    assert changed_fields("orders", empty, _order(location=None)) == []
+    assert changed_fields("orders", _order(location=None), empty) == []
+    assert changed_fields("orders", _order(location={"address": None}), _order(location=7)) == []
