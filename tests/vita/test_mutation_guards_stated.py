@@ -423,3 +423,13 @@ def test_a_subject_word_counts_only_when_the_rubric_shares_a_word_with_the_recor
     pool = [_cand(0, "Beef noodles"), _cand(1, "Lemon tea")]
     stated = Stated(field="time", target="delivery", rubric="at 12:00", subject="noodles")
     assert st._choose(stated, pool, [], None) == []
+
+
+def test_a_record_of_no_known_order_type_is_named_from_the_shops() -> None:
+    raw = delivery_task(rubrics=["r"]).model_dump(mode="json", by_alias=True)
+    raw["environment"]["shops"] = {"H1": {"name": "Lotus Spa", "tags": ["massage"]}}
+    task = VitaTask.model_validate(raw)
+    assert st.record_names(task, {"products": []}, "H1") == "Lotus Spa massage H1"
+    assert st.record_names(task, {"order_type": "", "products": []}, "H1") == (
+        "Lotus Spa massage H1"
+    )

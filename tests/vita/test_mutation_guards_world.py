@@ -186,3 +186,8 @@ def test_an_empty_address_equals_no_address() -> None:
     assert changed_fields("orders", empty, _order(location=None)) == []
     assert changed_fields("orders", _order(location=None), empty) == []
     assert changed_fields("orders", _order(location={"address": None}), _order(location=7)) == []
+
+
+def test_a_field_only_one_side_has_is_a_change() -> None:
+    assert changed_fields("tickets", {"id": "T1"}, {"id": "T1", "seat": "12A"}) == ["seat"]
+    assert changed_fields("tickets", {"id": "T1", "seat": "12A"}, {"id": "T1"}) == ["seat"]
