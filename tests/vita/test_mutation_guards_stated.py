@@ -433,3 +433,24 @@ def test_a_record_of_no_known_order_type_is_named_from_the_shops() -> None:
     assert st.record_names(task, {"order_type": "", "products": []}, "H1") == (
         "Lotus Spa massage H1"
     )
+
+
+def test_attribute_all_looks_for_a_time_among_records_of_its_kind_a_note_among_all() -> None:
+    cands = [_appt(0, "Beef noodles"), _cand(1, "Lemon tea")]
+    timed = _two_orders(["The noodle order should be delivered at 12:00"])
+    got = st.attribute_all(timed, cands, frozenset({"delivery"}), notes=False)
+    assert list(got.by_key) == [1]
+    noted = _two_orders(['The note of the noodle order should be "less ice"'])
+    got = st.attribute_all(noted, cands, frozenset({"delivery"}), notes=True)
+    assert list(got.by_key) == [0]
+
+
+def test_attribute_all_breaks_ties_with_the_record_that_agrees() -> None:
+    task = _two_orders(["The noodle order should be delivered at 12:00"])
+    tied = [_cand(0, "Beef noodles"), _cand(1, "Beef noodles")]
+    got = st.attribute_all(
+        task, tied, frozenset({"delivery"}), notes=False, agrees=lambda s, c: c.key == 1
+    )
+    assert list(got.by_key) == [1] and got.unattributed == []
+    got = st.attribute_all(task, tied, frozenset({"delivery"}), notes=False)
+    assert got.by_key == {} and len(got.unattributed) == 1
