@@ -454,3 +454,33 @@ def test_attribute_all_breaks_ties_with_the_record_that_agrees() -> None:
     assert list(got.by_key) == [1] and got.unattributed == []
     got = st.attribute_all(task, tied, frozenset({"delivery"}), notes=False)
     assert got.by_key == {} and len(got.unattributed) == 1
+
+
+def test_a_constraint_stated_twice_about_one_record_counts_once_a_different_one_twice() -> None:
+    same = _two_orders(
+        [
+            "The noodle order should be delivered at 12:00",
+            "The beef noodles should be delivered at 12:00",
+        ]
+    )
+    got = st.attribute_all(same, _cands(), frozenset({"delivery"}), notes=False)
+    assert [s.rubric for s in got.of(0)] == ["The noodle order should be delivered at 12:00"]
+    other = _two_orders(
+        [
+            "The noodle order should be delivered at 12:00",
+            "The noodle order should be delivered at 12:40",
+        ]
+    )
+    got = st.attribute_all(other, _cands(), frozenset({"delivery"}), notes=False)
+    assert len(got.of(0)) == 2
+
+
+def test_a_repeated_constraint_does_not_hide_the_rest_of_its_rubric() -> None:
+    task = _two_orders(
+        [
+            "The noodle order should be delivered at 12:00",
+            'The noodle order should be delivered at 12:00 with the note "less ice"',
+        ]
+    )
+    got = st.attribute_all(task, _cands(), frozenset({"delivery"}), notes=True)
+    assert [s.field for s in got.of(0)] == ["time", "note"]
