@@ -484,3 +484,16 @@ def test_a_repeated_constraint_does_not_hide_the_rest_of_its_rubric() -> None:
     )
     got = st.attribute_all(task, _cands(), frozenset({"delivery"}), notes=True)
     assert [s.field for s in got.of(0)] == ["time", "note"]
+
+
+def test_elimination_weighs_only_statements_of_the_same_class() -> None:
+    task = _two_orders(
+        [
+            "The noodle order should be delivered at 12:00",
+            "The lunch should be delivered at 12:30",
+            'The meal should have the note "less ice"',
+        ]
+    )
+    got = st.attribute_all(task, _cands(), frozenset({"delivery"}), notes=True)
+    assert [s.rubric for s in got.of(1)] == ["The lunch should be delivered at 12:30"]
+    assert [s.field for s in got.unattributed] == ["note"]
