@@ -73,7 +73,8 @@ def test_known_ids_are_pre_existing_and_expected_record_ids() -> None:
 
 
 def test_named_actions_read_bookings_and_reservations_too() -> None:
-    task = _instore_ids(["Cancel the booking B7", "取消预约R7", "Cancel EB1"])
+    # a rubric naming no pre-existing record (EB1 is expected, not pre-existing) is skipped
+    task = _instore_ids(["Cancel EB1", "Cancel the booking B7", "取消预约R7"])
     assert st.named_actions(task) == {"B7": {"cancel"}, "R7": {"cancel"}}
 
 
@@ -93,6 +94,8 @@ def test_named_actions_read_per_named_pre_existing_order() -> None:
 def test_named_notes_are_kept_only_when_every_rubric_gives_the_same_wording() -> None:
     same = _task(
         [
+            "Nothing about a named order here",
+            "Add a note to order O2",  # no wording: nothing to compare
             'Modify the note of order O1 to: "no onions"',
             "Change the remark of O1 to: no onions",
             'Modify the note of O2 to: "extra napkins"',
@@ -497,3 +500,12 @@ def test_elimination_weighs_only_statements_of_the_same_class() -> None:
     got = st.attribute_all(task, _cands(), frozenset({"delivery"}), notes=True)
     assert [s.rubric for s in got.of(1)] == ["The lunch should be delivered at 12:30"]
     assert [s.field for s in got.unattributed] == ["note"]
+
+
+def test_a_named_note_is_read_beside_a_stated_delivery_time() -> None:
+    task = _task(['Modify the note of order O1 to: "no onions", delivered at 12:00'])
+    assert st.named_notes(task) == {"O1": "no onions"}
+
+
+def test_a_named_note_needs_a_note_wording() -> None:
+    assert st.named_notes(_task(["Add a note to order O1"])) == {}
