@@ -34,3 +34,28 @@ def test_a_differing_options_values_are_written_as_sorted_json_with_their_own_le
     b = _facts({"suite_options": {"window": 10, "stops": {"a": "停"}}})
     details = [d.detail for d in compare_facts(a, b) if d.aspect == "option"]
     assert details == ['--stops: {"a": "停", "z": "结束"} vs {"a": "停"}']
+
+
+def test_the_details_of_an_evaluator_a_tool_model_and_several_judges_in_words() -> None:
+    def details(a: object, b: object) -> list[str]:
+        return [d.detail for d in compare_facts(a, b)]  # type: ignore[arg-type]
+
+    assert (
+        details(
+            _facts({"evaluator": "state", "bases": ["state"]}),
+            _facts({"evaluator": "both", "bases": ["state", "rubric"]}),
+        )[0]
+        == "evaluator state (state) vs both (state+rubric)"
+    )
+    assert details(_facts({"tool_model": "tool-t"}), _facts({"tool_model": None})) == [
+        "tool simulator model: tool-t vs none"
+    ]
+    bases = {"bases": ["state", "rubric"]}
+
+    def judged(*judges: str) -> object:
+        parts = [({**bases, "judge_model": j}, None) for j in judges]
+        return _facts(bases, gradings=parts)
+
+    assert details(judged("j1@http://127.0.0.1:9/v1", "j2"), judged("j3", "j4"))[0] == (
+        "judge: j1, j2 vs j3, j4"
+    )
