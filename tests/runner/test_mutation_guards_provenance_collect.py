@@ -59,3 +59,24 @@ def test_the_details_of_an_evaluator_a_tool_model_and_several_judges_in_words() 
     assert details(judged("j1@http://127.0.0.1:9/v1", "j2"), judged("j3", "j4"))[0] == (
         "judge: j1, j2 vs j3, j4"
     )
+
+
+def test_a_model_is_named_by_what_comes_before_the_first_at_sign() -> None:
+    from test_comparability import CONFIG
+
+    from lifebench.runner._provenance import facts_from
+
+    def unrecorded(**config: object) -> object:
+        cfg = {**CONFIG, **config}
+        parts = [({"bases": cfg["bases"], "judge_model": cfg["judge_model"]}, None)]
+        return facts_from(cfg, dict(TASKS), [None], parts, False)
+
+    # the same models behind endpoints with credentials (a second '@'): nothing differs
+    a = unrecorded(tool_model="t@http://u:p@host-a/v1", judge_model="j@http://u:p@host-a/v1")
+    b = unrecorded(tool_model="t@http://host-b/v1", judge_model="j@http://host-b/v1")
+    assert [d for d in compare_facts(a, b) if not d.comparable] == []  # type: ignore[arg-type]
+    c = unrecorded(tool_model="t2@http://host-b/v1", judge_model="j2@http://host-b/v1")
+    assert [d.detail for d in compare_facts(a, c) if not d.comparable] == [  # type: ignore[arg-type]
+        "tool simulator model: t vs t2",
+        "judge: j vs j2",
+    ]
