@@ -87,3 +87,25 @@ def test_a_grader_version_names_its_module_without_the_package_and_none_is_unver
 
     assert grader_version(delivery_state_evaluator()) == "vita.grading.state:2"
     assert grader_version(None) == "unversioned"
+
+
+def test_a_run_recorded_before_provenance_against_one_with_it() -> None:
+    from test_comparability import CONFIG
+
+    from lifebench.runner._provenance import facts_from
+
+    bases = {"bases": ["state", "rubric"]}
+    old = facts_from({**CONFIG, **bases}, dict(TASKS), [None], [(bases, None)], False)
+    found = compare_facts(old, _facts(bases))
+    assert not [d for d in found if d.aspect == "lifebench"]
+    judged = [({**bases, "judge_model": j}, None) for j in ("j1", "j2")]
+    unjudged = {**bases, "judge_model": None}
+    details = [
+        d.detail
+        for d in compare_facts(
+            _facts(bases, gradings=judged),
+            facts_from({**CONFIG, **unjudged}, dict(TASKS), [None], [(unjudged, None)], False),
+        )
+        if d.aspect == "judge"
+    ]
+    assert details == ["judge: j1, j2 vs none"]
