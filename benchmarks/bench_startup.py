@@ -40,7 +40,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_e2e import Cell, CpuSampler, MockProcess, cli_args, cli_command, cli_env  # noqa: E402
+from bench_e2e import Cell, CpuSampler, MockProcess, cli_args, cli_command, cli_env
 
 
 def _cli(cli: str) -> list[str]:
@@ -57,7 +57,9 @@ def _timed(command: list[str]) -> tuple[float, float]:
     return time.perf_counter() - started, usage.ru_utime + usage.ru_stime
 
 
-def one_run(cli: list[str], prefix: list[str] | None = None) -> tuple[float, float | None, float, float, str]:
+def one_run(
+    cli: list[str], prefix: list[str] | None = None
+) -> tuple[float, float | None, float, float, str]:
     """(first request wall s, start-up CPU s, whole wall s, whole CPU s, stderr)."""
     cell = Cell(latency_s=0.0, concurrency=1, n=1)
     mock = MockProcess(0.0)
@@ -116,8 +118,12 @@ def main() -> int:
     parser.add_argument("--top", type=int, default=25)
     args = parser.parse_args()
     cli = _cli(args.cli)
-    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} · {os.cpu_count()} CPUs")
-    print(f"{'#':>2} {'first req':>9} {'st cpu':>7} {'wall':>7} {'cpu':>7} {'help w':>7} {'help c':>7} {'imp w':>7} {'imp c':>7}")
+    print(
+        f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} · {os.cpu_count()} CPUs"
+    )
+    print(
+        f"{'#':>2} {'first req':>9} {'st cpu':>7} {'wall':>7} {'cpu':>7} {'help w':>7} {'help c':>7} {'imp w':>7} {'imp c':>7}"
+    )
     firsts: list[float] = []
     cpus: list[float] = []
     python = cli[0] if cli[0].endswith("python") else sys.executable
@@ -138,13 +144,21 @@ def main() -> int:
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if args.importtime:
         if cli == cli_command():
-            prefix = [sys.executable, "-X", "importtime", "-c", "from lifebench.cli import main; main()"]
+            prefix = [
+                sys.executable,
+                "-X",
+                "importtime",
+                "-c",
+                "from lifebench.cli import main; main()",
+            ]
             _, _, _, _, stderr = one_run([], prefix=prefix)
         else:
             _, _, _, _, stderr = one_run(cli, prefix=["env", "PYTHONPROFILEIMPORTTIME=1"])
         rows = importtime_top(stderr, args.top)
         total = sum(cum for cum, _, _ in importtime_top(stderr, 10**6))
-        print(f"import time of the one-unit run: {total / 1e6:.3f} s (top-level imports, cumulative)")
+        print(
+            f"import time of the one-unit run: {total / 1e6:.3f} s (top-level imports, cumulative)"
+        )
         for cum, own, name in rows:
             print(f"  {cum / 1e3:8.1f} ms  (self {own / 1e3:6.1f})  {name}")
     return 0
