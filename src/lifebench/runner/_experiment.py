@@ -398,6 +398,8 @@ async def _grade_failed_again(exp: Experiment, store: RunStore) -> int:
     grading failed (nothing is simulated again); returns how many were graded."""
     from lifebench.runner._regrade import grade_records, needs_grading, refreshing_models
 
+    if not _failed_gradings(exp, store):  # (without reading every stored trajectory)
+        return 0
     wanted = {(u.task_id, u.trial) for u in exp.units}
     records = [
         r
@@ -427,14 +429,20 @@ async def _grade_failed_again(exp: Experiment, store: RunStore) -> int:
 
 def _grading_failures(exp: Experiment, store: RunStore) -> int:
     """Done units of this run whose stored grading failed."""
-    from lifebench.runner._regrade import needs_grading
+    return len(_failed_gradings(exp, store))
+
+
+def _failed_gradings(exp: Experiment, store: RunStore) -> list[tuple[str, int]]:
+    """The done units of this run whose stored grading failed (or that were never graded),
+    read from the stored evaluations alone."""
+    from lifebench.runner._regrade import grading_failed
 
     wanted = {(u.task_id, u.trial) for u in exp.units}
-    return sum(
-        1
-        for r in store.results()
-        if r.status == "done" and (r.task_id, r.trial) in wanted and needs_grading(r)
-    )
+    return [
+        (task_id, trial)
+        for task_id, trial, status, evaluation in store.evaluations()
+        if status == "done" and (task_id, trial) in wanted and grading_failed(evaluation)
+    ]
 
 
 async def run_experiment(

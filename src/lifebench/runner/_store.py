@@ -900,6 +900,24 @@ class RunStore:
             for r in rows
         ]
 
+    def evaluations(self) -> list[tuple[str, int, UnitStatus, Evaluation | None]]:
+        """``(task_id, trial, status, evaluation)`` of every registered unit, ordered like
+        :meth:`results` but without reading the simulations (what deciding which units to
+        grade again needs)."""
+        with guarded_store(self._path, "reading results"):
+            rows = self._conn.execute(
+                "SELECT task_id, trial, status, evaluation_json FROM units ORDER BY task_id, trial"
+            ).fetchall()
+        return [
+            (
+                r[0],
+                r[1],
+                UnitStatus(r[2]),
+                None if r[3] is None else Evaluation.model_validate_json(r[3]),
+            )
+            for r in rows
+        ]
+
     def attempt_log(self) -> list[AttemptRecord]:
         """The append-only log of attempts, cancellations and re-gradings, oldest first."""
         with guarded_store(self._path, "reading the attempt log"):
