@@ -11,7 +11,8 @@ Printed per repeat:
   resolution, Linux only);
 - ``wall`` / ``cpu``: the whole one-unit run (start-up, the unit, grading, the report, exit);
 - ``--help``: wall and CPU of ``lifebench run --help`` (typer's options built, nothing run);
-- ``import``: wall and CPU of ``python -c 'import lifebench.cli'``.
+- ``import``: wall and CPU of ``python -c 'import lifebench.cli'`` (this environment's; ``nan``
+  with ``--cli``).
 
 ``--importtime`` runs the one-unit command once more under ``python -X importtime`` and prints
 the modules with the largest cumulative import time whose parent is not itself in the list
@@ -28,6 +29,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import shlex
@@ -126,11 +128,13 @@ def main() -> int:
     )
     firsts: list[float] = []
     cpus: list[float] = []
-    python = cli[0] if cli[0].endswith("python") else sys.executable
+    python = sys.executable  # (the import column is this environment's: left out with --cli)
     for index in range(args.repeat):
         first, st_cpu, wall, cpu, _ = one_run(cli)
         help_wall, help_cpu = _timed([*cli, "run", "--help"])
-        imp_wall, imp_cpu = _timed([python, "-c", "import lifebench.cli"])
+        imp_wall, imp_cpu = (
+            _timed([python, "-c", "import lifebench.cli"]) if not args.cli else (math.nan, math.nan)
+        )
         firsts.append(first)
         if st_cpu is not None:
             cpus.append(st_cpu)
