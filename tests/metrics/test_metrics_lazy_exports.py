@@ -34,7 +34,5 @@ def test_one_name_imports_only_its_submodule() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     loaded = out.stdout.strip()
-    assert (
-        "lifebench.metrics._compute" not in loaded and "lifebench.metrics._bootstrap" not in loaded
-    )
-    assert "lifebench.metrics._official" in loaded
+    # the check of --headline imports no metric (nor pydantic)
+    assert loaded == "['lifebench.metrics', 'lifebench.metrics._headline']"

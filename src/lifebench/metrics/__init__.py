@@ -15,9 +15,8 @@ if TYPE_CHECKING:
         DEFAULT_BOOTSTRAP_SEED,
         compute_metrics,
     )
+    from lifebench.metrics._headline import HEADLINES, Headline
     from lifebench.metrics._official import (
-        HEADLINES,
-        Headline,
         OfficialComparison,
         ScorePair,
         official_round,
@@ -73,8 +72,8 @@ _MODULES: dict[str, str] = {
     "DEFAULT_BOOTSTRAP_SAMPLES": "_compute",
     "DEFAULT_BOOTSTRAP_SEED": "_compute",
     "compute_metrics": "_compute",
-    "HEADLINES": "_official",
-    "Headline": "_official",
+    "HEADLINES": "_headline",
+    "Headline": "_headline",
     "OfficialComparison": "_official",
     "ScorePair": "_official",
     "official_round": "_official",
