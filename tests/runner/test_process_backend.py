@@ -153,3 +153,35 @@ def test_a_run_refused_after_its_worker_processes_spawned_leaves_none_behind(
     with pytest.raises(InputError, match="unknown task id"):
         asyncio.run(run_experiment(options, plan=ExecutionPlan(workers=3)))
     assert not multiprocessing.active_children()
+
+
+def test_no_more_processes_are_spawned_ahead_than_the_options_allow_units(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lifebench.runner import _workers
+    from lifebench.runner._experiment import ExecutionPlan, _most_units, run_experiment
+    from lifebench.suites import make_run_options
+    from lifebench.suites._options import MAX_UNITS
+
+    def options(**values: object) -> object:
+        return make_run_options({"task_set": "demo", "out": str(tmp_path / "run"), **values})
+
+    assert _most_units(options()) == MAX_UNITS  # type: ignore[arg-type]
+    assert _most_units(options(num_tasks=3, trials=2)) == 6  # type: ignore[arg-type]
+    assert _most_units(options(task_ids=("a", "b", "a"), num_tasks=5, trials=2)) == 4  # type: ignore[arg-type]
+    assert _most_units(options(num_tasks=1, trials=2, user_seeds=3)) == 6  # type: ignore[arg-type]
+
+    spawned: list[int] = []
+
+    class Recording(_workers.WorkerPool):
+        def __init__(self, count: int, suite: str = "") -> None:
+            spawned.append(count)
+            super().__init__(count, suite)
+
+    monkeypatch.setattr(_workers, "WorkerPool", Recording)
+    for trials, out in ((1, "one"), (2, "two")):
+        run = options(num_tasks=1, trials=trials, out=str(tmp_path / out), quiet=True)
+        _, summary = asyncio.run(run_experiment(run, plan=ExecutionPlan(workers=4)))  # type: ignore[arg-type]
+        assert summary.done == trials
+    assert spawned == [1]  # none for one unit; one beside the writer for two
+    assert not multiprocessing.active_children()

@@ -461,16 +461,26 @@ async def run_experiment(
     :class:`lifebench._util.gcpolicy.BatchGC`)."""
     plan = plan or ExecutionPlan()
     pool = None
-    if plan.backend == "local" and plan.workers > 1:
+    spawn = min(plan.workers, _most_units(options)) - 1
+    if plan.backend == "local" and spawn > 0:
         # the worker processes import while this one loads the tasks and opens the store
         from lifebench.runner._workers import WorkerPool
 
-        pool = WorkerPool(plan.workers - 1, options.suite)
+        pool = WorkerPool(spawn, options.suite)
     try:
         return await _run_experiment(options, models, progress, plan, on_ready, pool)
     finally:
         if pool is not None:
             pool.close()  # the processes the backend did not take (a run that stopped early)
+
+
+def _most_units(options: RunOptions) -> int:
+    """The most units the run can have, as far as its options tell before its tasks are
+    loaded (``--num-tasks``, ``--task-ids``, ``--trials``, ``--user-seeds``)."""
+    counts = [n for n in (options.num_tasks, len(set(options.task_ids))) if n]
+    if not counts:
+        return MAX_UNITS
+    return min(counts) * options.trials * max(1, options.user_seeds)
 
 
 async def _run_experiment(
