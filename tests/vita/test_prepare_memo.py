@@ -26,12 +26,19 @@ def _tasks(domain: str, language: str, n: int = 6) -> list[VitaTask]:
 
 
 def _finals(task: VitaTask) -> list[dict[str, Any]]:
-    """Final worlds: nothing done, and every pre-existing order cancelled."""
+    """Final worlds: nothing done; every pre-existing order cancelled; every expected record
+    created as a new order (the matcher compares them with the requirements)."""
     untouched = copy.deepcopy(dict(task.environment))
     cancelled = copy.deepcopy(untouched)
     for record in (cancelled.get("orders") or {}).values():
         record["status"] = "cancelled"
-    return [untouched, cancelled]
+    created = copy.deepcopy(untouched)
+    criteria = task.evaluation_criteria
+    for state in criteria.expected_states if criteria is not None else []:
+        for i, record in enumerate(copy.deepcopy(state.required_orders)):
+            if isinstance(record, dict):
+                created.setdefault("orders", {})[f"NEW{i}"] = {**record, "order_id": f"NEW{i}"}
+    return [untouched, cancelled, created]
 
 
 def _simulation(task: VitaTask, final: dict[str, Any]) -> Simulation:
@@ -152,6 +159,15 @@ def test_each_run_has_its_own_memo() -> None:
     task = _tasks("delivery", "en", 1)[0]
     one.prepare(task)
     assert len(one.__dict__["prepare"]) == 1 and len(two.__dict__["prepare"]) == 0
+
+
+def test_one_matcher_per_task() -> None:
+    en, zh = _tasks("delivery", "en", 2), _tasks("delivery", "zh", 1)
+    evaluator = memoise_prepare(OrderStateEvaluator())
+    matchers = [evaluator.matcher(t) for t in [*en, *zh]]
+    assert [m.task for m in matchers] == [*en, *zh]
+    assert evaluator.matcher(en[0]) is matchers[0]
+    assert len({id(m) for m in matchers}) == 3
 
 
 def test_memoising_twice_keeps_one_memo_and_reaches_cross_parts() -> None:
