@@ -68,18 +68,24 @@ def test_memoised_grading_equals_grading_afresh(domain: str, language: str) -> N
             assert got.model_dump() == want.model_dump(), task.id
 
 
-def test_the_reading_is_computed_once_per_task_object() -> None:
-    tasks = _tasks("delivery", "en", 3)
+def _counting(calls: list[str]) -> Any:
+    """A plain evaluator's prepare that notes the id of each task it reads."""
     evaluator = OrderStateEvaluator()
-    calls: list[str] = []
 
     def prepare(task: Any) -> Any:
         calls.append(task.id)
         return evaluator.prepare(task)
 
+    return prepare
+
+
+def test_the_reading_is_computed_once_per_task_object() -> None:
+    tasks = _tasks("delivery", "en", 3)
+    calls: list[str] = []
+    prepare = _counting(calls)
     memo = PrepareMemo(prepare)
     for task in [*tasks, *tasks, *tasks]:
-        assert memo(task) == evaluator.prepare(task)
+        assert memo(task) == OrderStateEvaluator().prepare(task)
     assert calls == [t.id for t in tasks]
     # another object with the same content is another task for the memo (never assumed equal)
     twin = VitaTask.model_validate(tasks[0].model_dump())
@@ -127,13 +133,8 @@ def test_copy_prepared_copies_every_container() -> None:
 
 def test_the_memo_is_bounded_and_drops_the_oldest() -> None:
     tasks = _tasks("delivery", "en", 3)
-    evaluator = OrderStateEvaluator()
     calls: list[str] = []
-
-    def prepare(task: Any) -> Any:
-        calls.append(task.id)
-        return evaluator.prepare(task)
-
+    prepare = _counting(calls)
     memo = PrepareMemo(prepare, size=2)
     memo(tasks[0])
     memo(tasks[1])
