@@ -426,14 +426,8 @@ async def _grade_failed_again(exp: Experiment, store: RunStore) -> int:
 
 def _grading_failures(exp: Experiment, store: RunStore) -> int:
     """Done units of this run whose stored grading failed."""
-    from lifebench.runner._regrade import needs_grading
-
-    wanted = {(u.task_id, u.trial) for u in exp.units}
-    return sum(
-        1
-        for r in store.results()
-        if r.status == "done" and (r.task_id, r.trial) in wanted and needs_grading(r)
-    )
+    failed = store.failed_gradings()
+    return sum(1 for u in exp.units if (u.task_id, u.trial) in failed)
 
 
 async def run_experiment(

@@ -900,6 +900,19 @@ class RunStore:
             for r in rows
         ]
 
+    def failed_gradings(self) -> set[tuple[str, int]]:
+        """(task_id, trial) of every done unit whose stored evaluation failed or is missing —
+        the records :func:`~lifebench.runner._regrade.needs_grading` selects among the done
+        ones — read in SQL without parsing any simulation (the end of a run asks this of
+        every unit)."""
+        with guarded_store(self._path, "reading the gradings"):
+            rows = self._conn.execute(
+                "SELECT task_id, trial FROM units WHERE status = ? AND (evaluation_json IS NULL "
+                "OR json_extract(evaluation_json, '$.error') IS NOT NULL)",
+                (UnitStatus.DONE.value,),
+            ).fetchall()
+        return {(str(r[0]), int(r[1])) for r in rows}
+
     def attempt_log(self) -> list[AttemptRecord]:
         """The append-only log of attempts, cancellations and re-gradings, oldest first."""
         with guarded_store(self._path, "reading the attempt log"):
