@@ -232,17 +232,3 @@ def test_a_blob_of_a_rolled_back_unit_is_stored_by_the_next_unit_that_sends_it(
         (calls,) = store._conn.execute("SELECT count(*) FROM calls").fetchone()
     assert len(blobs) == 1 and calls == 2
     assert b"abcdefgh12345" not in blobs[0] and b"***" in blobs[0]
-
-
-def test_evaluations_are_the_results_without_their_simulations(tmp_path: Path) -> None:
-    all_units = units()
-    with open_store(tmp_path) as store:
-        store.pending_units(all_units)
-        for reward, unit in zip((1.0, 0.0), reversed(all_units), strict=False):
-            store.record(unit, simulation(unit), evaluation(reward))
-        store.record(all_units[0], simulation(all_units[0]), None, "provider down", infra=True)
-        results, evaluations = store.results(), store.evaluations()
-    assert evaluations == [(r.task_id, r.trial, r.status, r.evaluation) for r in results]
-    statuses = {UnitStatus.DONE, UnitStatus.INFRA_ERROR, UnitStatus.PENDING}
-    assert {e[2] for e in evaluations} == statuses
-    assert [e[3] for e in evaluations if e[3] is not None] == [evaluation(0.0), evaluation(1.0)]

@@ -398,7 +398,7 @@ async def _grade_failed_again(exp: Experiment, store: RunStore) -> int:
     grading failed (nothing is simulated again); returns how many were graded."""
     from lifebench.runner._regrade import grade_records, needs_grading, refreshing_models
 
-    if not _failed_gradings(exp, store):  # (without reading every stored trajectory)
+    if not _grading_failures(exp, store):  # (in SQL, without reading every trajectory)
         return 0
     wanted = {(u.task_id, u.trial) for u in exp.units}
     records = [
@@ -429,20 +429,8 @@ async def _grade_failed_again(exp: Experiment, store: RunStore) -> int:
 
 def _grading_failures(exp: Experiment, store: RunStore) -> int:
     """Done units of this run whose stored grading failed."""
-    return len(_failed_gradings(exp, store))
-
-
-def _failed_gradings(exp: Experiment, store: RunStore) -> list[tuple[str, int]]:
-    """The done units of this run whose stored grading failed (or that were never graded),
-    read from the stored evaluations alone."""
-    from lifebench.runner._regrade import grading_failed
-
-    wanted = {(u.task_id, u.trial) for u in exp.units}
-    return [
-        (task_id, trial)
-        for task_id, trial, status, evaluation in store.evaluations()
-        if status == "done" and (task_id, trial) in wanted and grading_failed(evaluation)
-    ]
+    failed = store.failed_gradings()
+    return sum(1 for u in exp.units if (u.task_id, u.trial) in failed)
 
 
 async def run_experiment(

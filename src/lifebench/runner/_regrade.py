@@ -62,12 +62,7 @@ def refreshing_models(
 
 def needs_grading(record: Any) -> bool:
     """A done unit whose stored evaluation failed (or that was never graded)."""
-    return grading_failed(record.evaluation)
-
-
-def grading_failed(evaluation: Any) -> bool:
-    """A stored evaluation that failed, or none at all."""
-    return evaluation is None or evaluation.error is not None
+    return record.evaluation is None or record.evaluation.error is not None
 
 
 async def grade_records(

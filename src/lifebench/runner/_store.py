@@ -900,23 +900,18 @@ class RunStore:
             for r in rows
         ]
 
-    def evaluations(self) -> list[tuple[str, int, UnitStatus, Evaluation | None]]:
-        """``(task_id, trial, status, evaluation)`` of every registered unit, ordered like
-        :meth:`results` but without reading the simulations (what deciding which units to
-        grade again needs)."""
-        with guarded_store(self._path, "reading results"):
+    def failed_gradings(self) -> set[tuple[str, int]]:
+        """(task_id, trial) of every done unit whose stored evaluation failed or is missing —
+        the records :func:`~lifebench.runner._regrade.needs_grading` selects among the done
+        ones — read in SQL without parsing any simulation (the end of a run asks this of
+        every unit)."""
+        with guarded_store(self._path, "reading the gradings"):
             rows = self._conn.execute(
-                "SELECT task_id, trial, status, evaluation_json FROM units ORDER BY task_id, trial"
+                "SELECT task_id, trial FROM units WHERE status = ? AND (evaluation_json IS NULL "
+                "OR json_extract(evaluation_json, '$.error') IS NOT NULL)",
+                (UnitStatus.DONE.value,),
             ).fetchall()
-        return [
-            (
-                r[0],
-                r[1],
-                UnitStatus(r[2]),
-                None if r[3] is None else Evaluation.model_validate_json(r[3]),
-            )
-            for r in rows
-        ]
+        return {(str(r[0]), int(r[1])) for r in rows}
 
     def attempt_log(self) -> list[AttemptRecord]:
         """The append-only log of attempts, cancellations and re-gradings, oldest first."""

@@ -278,8 +278,11 @@ class VitaSuite:
     def build_evaluators(self, options: RunOptions, models: ModelResolver) -> dict[str, Evaluator]:
         """The domain's ``state`` evaluator, always (it is cheap and deterministic), plus the
         LLM judge when the reward basis asks for it."""
+        from lifebench.vita._prepared import memoise_prepare  # with the graders
+
         evaluators: dict[str, Evaluator] = {
-            "state": resolve(domain_spec(options.domain_name).evaluator)(),
+            # the task reading of the state grader is computed once per task, not per trial
+            "state": memoise_prepare(resolve(domain_spec(options.domain_name).evaluator)()),
         }
         if options.evaluator in ("rubric", "both"):
             judge = self.judge(options, models)
