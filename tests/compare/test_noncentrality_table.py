@@ -47,8 +47,9 @@ def test_the_table_answers_without_scipy_and_scipy_answers_the_rest(
     ):
         with pytest.raises(ImportError):
             call()
-    with pytest.raises(ValueError, match=r"^need df >= 1, got 0$"):
-        noncentrality(0)
+    for solve in (noncentrality, solve_noncentrality):
+        with pytest.raises(ValueError, match=r"^need df >= 1, got 0$"):
+            solve(0)
 
 
 def _render(floor: object) -> str:
