@@ -41,6 +41,15 @@ from bench_e2e import (
 )
 
 
+def autogroup() -> bool:
+    """Whether Linux's autogroup scheduling is on (CPU shared fairly between sessions first,
+    then between the processes of a session)."""
+    try:
+        return Path("/proc/sys/kernel/sched_autogroup_enabled").read_text().strip() == "1"
+    except OSError:
+        return False
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--latency", type=float, default=0.0, help="mock latency, seconds")
@@ -73,11 +82,18 @@ def main() -> int:
         f"latency {args.latency:g} s, concurrency {args.concurrency}, N {args.n}, "
         f"{os.cpu_count()} CPUs, load average before: {load_average()}"
     )
+    if autogroup():
+        print(
+            "note: the kernel's autogroup scheduling is on (/proc/sys/kernel/sched_autogroup_"
+            "enabled): this session's processes share one CPU share against the other busy "
+            "sessions, so on a busy box more worker processes get no more CPU (see 'cores')"
+        )
     cli = shlex.split(args.cli) if args.cli else cli_command()
     warm_byte_code(cli)
     print(
         f"{'configuration':<18} {'wall s':>7} {'span s':>7} {'units/s':>8} {'span u/s':>8} "
-        f"{'× wall':>6} {'× span':>6} {'cpu s':>7} {'inflt':>5} {'done':>5}  load after"
+        f"{'× wall':>6} {'× span':>6} {'cpu s':>7} {'cores':>5} {'inflt':>5} {'done':>5}  "
+        "load after"
     )
     base: Result | None = None
     for label, flags in configs:
@@ -96,6 +112,7 @@ def main() -> int:
             f"{r.units_done / r.cli_wall_s:>8.1f} {r.units_done / span:>8.1f} "
             f"{base.cli_wall_s / r.cli_wall_s:>6.2f} "
             f"{max(base.requests_span_s, 1e-9) / span:>6.2f} {r.cli_cpu_s:>7.2f} "
+            f"{r.cli_cpu_s / r.cli_wall_s:>5.2f} "
             f"{r.server_max_in_flight:>5} {r.units_done:>5}  {load_average()}",
             flush=True,
         )

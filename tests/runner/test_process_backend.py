@@ -5,6 +5,8 @@ provider error stops it after cancelling its unit."""
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
+from pathlib import Path
 
 import pytest
 from backend_helpers import Factory, RecordingSink, SinkAdapter
@@ -14,7 +16,7 @@ from lifebench.errors import FatalProviderError
 from lifebench.runner import UnitOutcome, UnitStatus, WorkUnit
 from lifebench.runner._errors import RunStopped
 from lifebench.runner._units import PackedOutcome
-from lifebench.runner._workers import ProcessBackend
+from lifebench.runner._workers import ProcessBackend, WorkerPool
 
 
 def _run(units: list[WorkUnit], workers: int, concurrency: int, factory: Factory) -> RecordingSink:
@@ -104,3 +106,82 @@ def test_a_fatal_error_in_the_writers_share_stops_the_run_and_cancels_the_rest()
     with pytest.raises(FatalProviderError) as caught:
         _run_with_writer(units, concurrency=2)
     assert str(caught.value) == "key revoked"
+
+
+def test_processes_spawned_ahead_get_the_factory_and_run_the_units() -> None:
+    units = [WorkUnit("a", 0, 1), WorkUnit("b", 0, 2), WorkUnit("boom", 0, 3)]
+    pool = WorkerPool(2, "vita")
+    sink = RecordingSink(2)
+    asyncio.run(ProcessBackend(Factory(), 2, 2, pool=pool).run(units, SinkAdapter(sink)))
+    by = {p.unit.task_id: p for p in sink.finished}
+    assert set(by) == {"a", "b", "boom"} and not sink.cancelled
+    assert by["a"].reward == by["b"].reward == 1.0  # the worker processes' executor
+    assert by["boom"].error is not None and "RuntimeError: unit exploded" in by["boom"].error
+    assert pool.spawned == [] and not multiprocessing.active_children()
+    pool.close()  # nothing left to stop
+
+
+def test_processes_spawned_ahead_that_the_units_do_not_need_are_stopped() -> None:
+    pool = WorkerPool(3)
+    processes = [process for process, _ in pool.spawned]
+    sink = RecordingSink(4)
+    asyncio.run(
+        ProcessBackend(Factory(), 4, 4, pool=pool).run([WorkUnit("a", 0, 1)], SinkAdapter(sink))
+    )
+    assert [p.unit.task_id for p in sink.finished] == ["a"]
+    assert all(p.exitcode == 0 for p in processes) and not multiprocessing.active_children()
+
+
+def test_a_pool_whose_run_never_starts_is_stopped() -> None:
+    pool = WorkerPool(2, "no-such-suite")  # warming up an unknown suite is left to the factory
+    processes = [process for process, _ in pool.spawned]
+    pool.close()
+    assert all(p.exitcode == 0 for p in processes) and not multiprocessing.active_children()
+    assert pool.spawned == []
+
+
+def test_a_run_refused_after_its_worker_processes_spawned_leaves_none_behind(
+    tmp_path: Path,
+) -> None:
+    from lifebench.errors import InputError
+    from lifebench.runner._experiment import ExecutionPlan, run_experiment
+    from lifebench.suites import make_run_options
+
+    options = make_run_options(
+        {"task_set": "demo", "task_ids": ("no-such-task",), "out": str(tmp_path / "run")}
+    )
+    with pytest.raises(InputError, match="unknown task id"):
+        asyncio.run(run_experiment(options, plan=ExecutionPlan(workers=3)))
+    assert not multiprocessing.active_children()
+
+
+def test_no_more_processes_are_spawned_ahead_than_the_options_allow_units(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lifebench.runner import _workers
+    from lifebench.runner._experiment import ExecutionPlan, _most_units, run_experiment
+    from lifebench.suites import make_run_options
+    from lifebench.suites._options import MAX_UNITS
+
+    def options(**values: object) -> object:
+        return make_run_options({"task_set": "demo", "out": str(tmp_path / "run"), **values})
+
+    assert _most_units(options()) == MAX_UNITS  # type: ignore[arg-type]
+    assert _most_units(options(num_tasks=3, trials=2)) == 6  # type: ignore[arg-type]
+    assert _most_units(options(task_ids=("a", "b", "a"), num_tasks=5, trials=2)) == 4  # type: ignore[arg-type]
+    assert _most_units(options(num_tasks=1, trials=2, user_seeds=3)) == 6  # type: ignore[arg-type]
+
+    spawned: list[int] = []
+
+    class Recording(_workers.WorkerPool):
+        def __init__(self, count: int, suite: str = "") -> None:
+            spawned.append(count)
+            super().__init__(count, suite)
+
+    monkeypatch.setattr(_workers, "WorkerPool", Recording)
+    for trials, out in ((1, "one"), (2, "two")):
+        run = options(num_tasks=1, trials=trials, out=str(tmp_path / out), quiet=True)
+        _, summary = asyncio.run(run_experiment(run, plan=ExecutionPlan(workers=4)))  # type: ignore[arg-type]
+        assert summary.done == trials
+    assert spawned == [1]  # none for one unit; one beside the writer for two
+    assert not multiprocessing.active_children()

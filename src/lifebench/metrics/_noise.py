@@ -108,7 +108,20 @@ def anova(groups: Sequence[Sequence[float]]) -> tuple[float, float, float] | Non
 
 def noncentrality(df: int, *, alpha: float = ALPHA, power: float = POWER) -> float:
     """The noncentrality at which a two-sided t test with ``df`` degrees of freedom at level
-    ``alpha`` rejects with probability ``power``."""
+    ``alpha`` rejects with probability ``power``: :func:`solve_noncentrality`, read from its
+    table (:mod:`lifebench.metrics._noncentrality`, the same numbers) at the default level and
+    power for up to 1,000 degrees of freedom, so that a report does not import scipy for it."""
+    if df < 1:
+        raise ValueError(f"need df >= 1, got {df}")
+    from lifebench.metrics import _noncentrality as table
+
+    if alpha == table.ALPHA and power == table.POWER and df <= len(table.NONCENTRALITY):
+        return table.NONCENTRALITY[df - 1]
+    return solve_noncentrality(df, alpha=alpha, power=power)
+
+
+def solve_noncentrality(df: int, *, alpha: float = ALPHA, power: float = POWER) -> float:
+    """:func:`noncentrality` computed with scipy (``nct`` and ``brentq``)."""
     if df < 1:
         raise ValueError(f"need df >= 1, got {df}")
     if not (0 < alpha < 1 and 0 < power < 1):

@@ -16,10 +16,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from lifebench.metrics._headline import HEADLINES as HEADLINES
+from lifebench.metrics._headline import Headline as Headline
 from lifebench.metrics._types import Interval
-
-Headline = Literal["lifebench", "official"]
-HEADLINES: tuple[Headline, ...] = ("lifebench", "official")
 
 
 class _Frozen(BaseModel):

@@ -357,8 +357,9 @@ def grading_description(options: RunOptions, bases: Sequence[str]) -> dict[str, 
     }
 
 
-def _backend(exp: Experiment, plan: ExecutionPlan) -> Backend | None:
-    """The backend of ``plan`` (None: the default, this event loop)."""
+def _backend(exp: Experiment, plan: ExecutionPlan, pool: Any = None) -> Backend | None:
+    """The backend of ``plan`` (None: the default, this event loop); ``pool``: the
+    :class:`~lifebench.runner._workers.WorkerPool` spawned for it."""
     concurrency = exp.options.concurrency
     if plan.backend == "ray":
         from lifebench.runner._ray import RayBackend
@@ -374,7 +375,7 @@ def _backend(exp: Experiment, plan: ExecutionPlan) -> Backend | None:
         from lifebench.runner._workers import ProcessBackend
 
         return ProcessBackend(
-            ExperimentExecutorFactory.of(exp), plan.workers, concurrency, local=exp
+            ExperimentExecutorFactory.of(exp), plan.workers, concurrency, local=exp, pool=pool
         )
     return None
 
@@ -397,6 +398,8 @@ async def _grade_failed_again(exp: Experiment, store: RunStore) -> int:
     grading failed (nothing is simulated again); returns how many were graded."""
     from lifebench.runner._regrade import grade_records, needs_grading, refreshing_models
 
+    if not _grading_failures(exp, store):  # (in SQL, without reading every trajectory)
+        return 0
     wanted = {(u.task_id, u.trial) for u in exp.units}
     records = [
         r
@@ -445,6 +448,37 @@ async def run_experiment(
     the first unit starts (the CLI settles its garbage-collector policy there:
     :class:`lifebench._util.gcpolicy.BatchGC`)."""
     plan = plan or ExecutionPlan()
+    pool = None
+    spawn = min(plan.workers, _most_units(options)) - 1
+    if plan.backend == "local" and spawn > 0:
+        # the worker processes import while this one loads the tasks and opens the store
+        from lifebench.runner._workers import WorkerPool
+
+        pool = WorkerPool(spawn, options.suite)
+    try:
+        return await _run_experiment(options, models, progress, plan, on_ready, pool)
+    finally:
+        if pool is not None:
+            pool.close()  # the processes the backend did not take (a run that stopped early)
+
+
+def _most_units(options: RunOptions) -> int:
+    """The most units the run can have, as far as its options tell before its tasks are
+    loaded (``--num-tasks``, ``--task-ids``, ``--trials``, ``--user-seeds``)."""
+    counts = [n for n in (options.num_tasks, len(set(options.task_ids))) if n]
+    if not counts:
+        return MAX_UNITS
+    return min(counts) * options.trials * max(1, options.user_seeds)
+
+
+async def _run_experiment(
+    options: RunOptions,
+    models: ModelFactory | None,
+    progress: Progress | None,
+    plan: ExecutionPlan,
+    on_ready: Callable[[], object] | None,
+    pool: Any,
+) -> tuple[Experiment, RunSummary]:
     progress = progress or Progress(quiet=options.quiet)
     exp = build_experiment(options, models=models, sleep=_observed_sleep(progress))
     options = exp.options  # with the domain resolved
@@ -478,7 +512,7 @@ async def run_experiment(
             store,
             options.concurrency,
             progress,
-            backend=_backend(exp, plan),
+            backend=_backend(exp, plan, pool),
         )
         failed = _grading_failures(exp, store)
         summary = dataclasses.replace(summary, regraded=regraded, grading_errors=failed)

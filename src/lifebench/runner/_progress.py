@@ -16,12 +16,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, ProgressColumn, Task, TaskID, TextColumn
-from rich.progress import Progress as RichProgress
-from rich.text import Text
+if TYPE_CHECKING:  # rich's progress bar is imported when one is shown (on a terminal)
+    from rich.console import Console
+    from rich.progress import Progress as RichProgress
+    from rich.progress import TaskID
 
 
 @runtime_checkable
@@ -64,12 +64,32 @@ def eta_text(elapsed_s: float | None, finished: int, remaining: float | None) ->
     return "ETA " + _clock_text(elapsed_s / finished * remaining)
 
 
-class _EtaColumn(ProgressColumn):
-    """ETA from units finished in this session only (resumed units would skew rich's own)."""
+def _rich_progress(console: Console) -> RichProgress:
+    """The progress bar shown on a terminal."""
+    from rich.progress import BarColumn, MofNCompleteColumn, ProgressColumn, Task, TextColumn
+    from rich.progress import Progress as RichProgress
+    from rich.text import Text
 
-    def render(self, task: Task) -> Text:
-        finished = int(task.fields.get("finished", 0))
-        return Text(eta_text(task.elapsed, finished, task.remaining), style="progress.remaining")
+    class _EtaColumn(ProgressColumn):
+        """ETA from units finished in this session only (resumed units would skew rich's)."""
+
+        def render(self, task: Task) -> Text:
+            finished = int(task.fields.get("finished", 0))
+            eta = eta_text(task.elapsed, finished, task.remaining)
+            return Text(eta, style="progress.remaining")
+
+    return RichProgress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("running {task.fields[running]}"),
+        TextColumn("[yellow]retrying {task.fields[retrying]}[/] ({task.fields[retries]})"),
+        TextColumn("[red]failed {task.fields[failed]}"),
+        TextColumn("[magenta]rejected {task.fields[rejected]}"),
+        _EtaColumn(),
+        console=console,
+        transient=False,
+    )
 
 
 class Progress:
@@ -110,21 +130,13 @@ class Progress:
             self._started_at = self._clock()
         if self._quiet:
             return
-        console = self._console or Console(stderr=True)
-        self._console = console
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(stderr=True)
+        console = self._console
         if console.is_terminal and not console.is_dumb_terminal:
-            self._rich = RichProgress(
-                TextColumn("[bold]{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TextColumn("running {task.fields[running]}"),
-                TextColumn("[yellow]retrying {task.fields[retrying]}[/] ({task.fields[retries]})"),
-                TextColumn("[red]failed {task.fields[failed]}"),
-                TextColumn("[magenta]rejected {task.fields[rejected]}"),
-                _EtaColumn(),
-                console=console,
-                transient=False,
-            )
+            self._rich = _rich_progress(console)
             self._rich.start()
             self._task_id = self._rich.add_task(
                 self._description, total=total, completed=already_done, **self._fields()

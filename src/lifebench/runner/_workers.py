@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import multiprocessing
 import signal
 import threading
@@ -53,13 +54,39 @@ ExecutorFactory = Callable[[], UnitExecutor]
 # ---------------------------------------------------------------------- the worker process
 
 
-def _worker_main(conn: Connection, factory: ExecutorFactory) -> None:
-    """Entry point of a worker process."""
+def _worker_main(conn: Connection, factory: ExecutorFactory | None, suite: str = "") -> None:
+    """Entry point of a worker process. Without ``factory`` (a process of a :class:`WorkerPool`,
+    spawned before the writer has built its experiment) it imports what executing units needs
+    (the runner and the ``suite``'s package) while the writer builds, then waits for the
+    factory (``("factory", factory)``) or ``("stop",)`` on its pipe."""
     from lifebench.models._secrets import scrub_logs
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops us
     scrub_logs()
+    if factory is None:
+        _warm(suite)
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):  # the parent is gone
+            return
+        if message[0] != "factory":
+            return
+        factory = message[1]
     asyncio.run(_serve(conn, factory))
+    # Nothing is left to collect: spare the interpreter's final pass over every object.
+    gc.freeze()
+
+
+def _warm(suite: str) -> None:
+    """Import the runner and the suite's package (what building the executor imports first);
+    any failure is left to the factory, which reports it."""
+    with contextlib.suppress(Exception):
+        from lifebench.runner import _experiment
+        from lifebench.suites import get_suite
+
+        del _experiment
+        if suite:
+            get_suite(suite)
 
 
 async def _serve(conn: Connection, factory: ExecutorFactory) -> None:
@@ -155,13 +182,68 @@ class _InProcess:
         """Nothing to close (the pipe interface)."""
 
 
+def _spawn(index: int, factory: ExecutorFactory | None, suite: str = "") -> tuple[Any, Any]:
+    """A worker process and the parent's end of its pipe."""
+    context = multiprocessing.get_context("spawn")
+    parent_end, child_end = context.Pipe()
+    process = context.Process(
+        target=_worker_main,
+        args=(child_end, factory, suite),
+        name=f"lifebench-worker-{index}",
+        daemon=True,
+    )
+    process.start()
+    child_end.close()
+    return process, parent_end
+
+
+class WorkerPool:
+    """Worker processes spawned before their executor factory exists: they import while the
+    writer loads the tasks and opens the store, so that they join the run sooner. Handed to
+    :class:`ProcessBackend` (which sends them the factory and stops them); :meth:`close` stops
+    them if the run ends before that (bad input, a store in use)."""
+
+    def __init__(self, count: int, suite: str = "") -> None:
+        self.spawned: list[tuple[Any, Any]] = []
+        try:
+            for index in range(count):
+                self.spawned.append(_spawn(index, None, suite))
+        except BaseException:
+            self.close()
+            raise
+
+    def take(self) -> list[tuple[Any, Any]]:
+        """The processes, now owned by the caller (:meth:`close` leaves them alone)."""
+        spawned, self.spawned = self.spawned, []
+        return spawned
+
+    def close(self) -> None:
+        """Stop the processes not taken."""
+        _stop(self.take())
+
+
+def _stop(spawned: Sequence[tuple[Any, Any]]) -> None:
+    """Ask processes to stop, then wait for them (killing those that do not exit)."""
+    for _, conn in spawned:
+        with contextlib.suppress(OSError):
+            conn.send(("stop",))
+    for process, conn in spawned:
+        process.join(_JOIN_TIMEOUT_S)
+        if process.is_alive():
+            process.kill()
+            process.join()
+        conn.close()
+
+
 class ProcessBackend:
     """Executes units in ``workers`` processes (see the module docstring).
 
     With ``local`` (the writer's own executor), the writer's process is one of the ``workers``:
     it executes units in its event loop from the start, beside ``workers - 1`` worker
     processes that join as soon as they are ready — so two workers use two processes, and
-    the units do not wait for the processes to start."""
+    the units do not wait for the processes to start. With ``pool``, the worker processes
+    are those already spawned (see :class:`WorkerPool`); the ones the units do not need are
+    stopped."""
 
     def __init__(
         self,
@@ -169,30 +251,29 @@ class ProcessBackend:
         workers: int,
         concurrency: int,
         local: UnitExecutor | None = None,
+        pool: WorkerPool | None = None,
     ) -> None:
         if workers < 1 or concurrency < 1:
             raise ValueError("workers and concurrency must be at least 1")
         self._factory, self._workers, self._concurrency = factory, workers, concurrency
-        self._local = local
+        self._local, self._pool = local, pool
 
     async def run(self, units: Sequence[WorkUnit], sink: Sink) -> None:
         """Start the workers, hand out ``units``, write what comes back; stop the workers."""
         loop = asyncio.get_running_loop()
         inbox: asyncio.Queue[tuple[int, tuple[Any, ...]]] = asyncio.Queue()
-        context = multiprocessing.get_context("spawn")
         count = min(self._workers, len(units)) - (1 if self._local is not None else 0)
+        spawned = self._pool.take() if self._pool is not None else []
+        _stop(spawned[max(count, 0) :])  # more processes than units
+        spawned = spawned[: max(count, 0)]
+        for _, conn in spawned:
+            conn.send(("factory", self._factory))
         processes: list[Any] = []
         conns: list[Any] = []
         for index in range(count):
-            parent_end, child_end = context.Pipe()
-            process = context.Process(
-                target=_worker_main,
-                args=(child_end, self._factory),
-                name=f"lifebench-worker-{index}",
-                daemon=True,
+            process, parent_end = (
+                spawned[index] if index < len(spawned) else _spawn(index, self._factory)
             )
-            process.start()
-            child_end.close()
             processes.append(process)
             conns.append(parent_end)
             threading.Thread(
