@@ -8,8 +8,9 @@ import json
 from typing import Any
 
 import pytest
-from test_delivery_tools import HOME, HOSPITAL, TIME, create, make_task
+from test_delivery_tools import HOME, HOSPITAL, ORDER_ARGS, TIME, create, make_task
 
+from lifebench.errors import InputError
 from lifebench.vita.domains.delivery import DeliveryEnvironment
 
 REFUSED: list[tuple[dict[str, Any], str, str]] = [
@@ -201,3 +202,91 @@ async def test_the_total_is_rounded_to_the_fen() -> None:
     outcome = await create(env, product_ids=["P_PICKLE"], product_cnts=[1], attributes=None)
     assert json.loads(outcome.content)["total_price"] == 1.23
     assert env.db.orders["OTT1-001"].total_price == 1.23
+
+
+async def test_an_order_without_a_note_has_an_empty_note() -> None:
+    env = DeliveryEnvironment(make_task())
+    arguments = {k: v for k, v in ORDER_ARGS.items() if k != "note"}
+    outcome = await env.tools.run("create_delivery_order", arguments)
+    assert json.loads(outcome.content) == expected_order(note="")
+
+
+async def test_order_search_lists_unpaid_orders_by_default() -> None:
+    env = DeliveryEnvironment(make_task())
+    created = json.loads((await create(env)).content)["order_id"]
+    listed = json.loads((await env.tools.run("search_delivery_orders", {"user_id": "U1"})).content)
+    assert [o["order_id"] for o in listed] == ["T1O02", created]
+    assert all(o["status"] == "unpaid" and "products" not in o for o in listed)
+
+
+def test_invalid_data_is_named_as_delivery_data() -> None:
+    environment = {"time": TIME, "user_id": "U1", "stores": {"S": {"name": "No location"}}}
+    with pytest.raises(InputError) as raised:
+        DeliveryEnvironment(make_task("T9", environment))
+    assert "invalid delivery data" in str(raised.value)
+    assert raised.value.task_id == "T9"
+
+
+@pytest.mark.parametrize(
+    "name", ["delivery_store_search_recommand", "delivery_product_search_recommand"]
+)
+async def test_a_search_without_a_keyword_says_so_exactly(name: str) -> None:
+    env = DeliveryEnvironment(make_task())
+    outcome = await env.tools.run(name, {"keywords": [" ", ""]})
+    assert (outcome.error, outcome.error_kind, outcome.content) == (
+        True,
+        "precondition",
+        "keywords must contain at least one non-empty keyword.",
+    )
+
+
+def many_stores(count: int) -> dict[str, Any]:
+    """A world of ``count`` noodle shops, each with one noodle product."""
+    environment = make_task().environment
+    template = environment["stores"]["S_NOODLE"]
+    environment["stores"] = {
+        f"S{i:02d}": {
+            **template,
+            "name": f"Noodle Bar {i:02d}",
+            "products": [{**template["products"][0], "product_id": f"P{i:02d}"}],
+        }
+        for i in range(count)
+    }
+    return environment
+
+
+async def test_both_searches_answer_at_most_twenty() -> None:
+    env = DeliveryEnvironment(make_task(environment=many_stores(23)))
+    stores = await env.tools.run("delivery_store_search_recommand", {"keywords": ["noodle"]})
+    assert len(json.loads(stores.content)) == DeliveryEnvironment.SEARCH_LIMIT == 20
+    products = await env.tools.run("delivery_product_search_recommand", {"keywords": ["noodles"]})
+    assert len(json.loads(products.content)) == 20
+
+
+async def test_search_reads_each_tag_as_its_own_words() -> None:
+    environment = make_task().environment
+    stores = environment["stores"]
+    environment["stores"] = {"S_TEA": stores["S_TEA"], "S_NOODLE": stores["S_NOODLE"]}
+    stores["S_NOODLE"]["tags"] = ["hot", "rice"]
+    stores["S_NOODLE"]["products"][0]["tags"] = ["Mild", "dry"]
+    env = DeliveryEnvironment(make_task(environment=environment))
+    found = await env.tools.run("delivery_store_search_recommand", {"keywords": ["hot"]})
+    assert [s["store_id"] for s in json.loads(found.content)] == ["S_NOODLE", "S_TEA"]
+    products = await env.tools.run("delivery_product_search_recommand", {"keywords": ["dry"]})
+    assert json.loads(products.content)[0]["product_id"] == "P_NOODLE"
+
+
+async def test_equally_matching_stores_are_ranked_by_their_name() -> None:
+    environment = make_task().environment
+    template = environment["stores"]["S_NOODLE"]
+    environment["stores"] = {
+        "S_HOUSE": {**template, "name": "Best Noodle House", "tags": ["Noodles", "Quick"]},
+        "S_PLAIN": {
+            **template,
+            "name": "Noodles",
+            "tags": ["Quick service", "rice", "broth", "soup", "chilli", "pickles", "sides"],
+        },
+    }
+    env = DeliveryEnvironment(make_task(environment=environment))
+    found = await env.tools.run("delivery_store_search_recommand", {"keywords": ["noodles"]})
+    assert [s["store_id"] for s in json.loads(found.content)] == ["S_PLAIN", "S_HOUSE"]
