@@ -12,7 +12,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from test_ota_tools import make_environment_dict
+import pytest
+from test_ota_tools import loc, make_environment_dict
 
 from lifebench._util.text import Text
 from lifebench.vita.domains import ota
@@ -24,8 +25,14 @@ TEXTS = Path(__file__).with_name("ota_tool_texts.json")
 KINDS = (HOTEL, ATTRACTION, FLIGHT, TRAIN)
 
 
-def environment() -> OTAEnvironment:
-    return OTAEnvironment(VitaTask(id="T1", environment=make_environment_dict()))
+def environment(data: dict[str, Any] | None = None) -> OTAEnvironment:
+    return OTAEnvironment(VitaTask(id="T1", environment=data or make_environment_dict()))
+
+
+async def answer(env: OTAEnvironment, name: str, **arguments: Any) -> Any:
+    outcome = await env.tools.run(name, arguments)
+    assert not outcome.error, outcome.content
+    return json.loads(outcome.content)
 
 
 def plain(value: Any) -> Any:
@@ -50,6 +57,7 @@ def helper_texts() -> dict[str, Any]:
         texts[f"search_{t}"] = plain(ota._search_order_text(kind))
         texts[f"detail_{t}"] = plain(ota._detail_text(kind))
         texts[f"create_{t}"] = plain(ota._create_text(kind, "what", "什么", [f"get_{t}_x"]))
+        texts[f"order_id_{t}"] = plain(ota._order_id_param(kind).description)
     for kind, search in ((FLIGHT, "flight_search_recommend"), (TRAIN, "train_ticket_search")):
         texts[f"modify_{kind.order_type}"] = plain(ota._modify_text(kind, search))
     return texts
@@ -82,6 +90,149 @@ def test_the_per_kind_text_helpers_give_exactly_the_reviewed_texts() -> None:
     assert list(actual) == list(expected)
     for name, texts in actual.items():
         assert texts == expected[name], name
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments", "message"),
+    [
+        ("hotel_search_recommand", {"city_name": "  "}, "city_name must not be empty."),
+        (
+            "attractions_search_recommend",
+            {"city_name": " ", "key_words": ["temple"]},
+            "city_name must not be empty.",
+        ),
+        (
+            "search_hotel_order",
+            {"user_id": "U1", "date": "12/06/2025"},
+            "date must be a date in YYYY-MM-DD format.",
+        ),
+        (
+            "train_ticket_search",
+            {"departure": "Shanghai", "destination": "Nanjing", "date": "2025/06/15"},
+            "date must be a date in YYYY-MM-DD format.",
+        ),
+    ],
+    ids=["hotel-city", "attraction-city", "order-date", "train-date"],
+)
+async def test_a_refused_search_says_exactly_why(
+    name: str, arguments: dict[str, Any], message: str
+) -> None:
+    outcome = await environment().tools.run(name, arguments)
+    assert (outcome.error, outcome.error_kind, outcome.content) == (True, "precondition", message)
+
+
+def with_hangzhou_places(data: dict[str, Any]) -> dict[str, Any]:
+    """A second Hangzhou attraction and a hotel whose tags hold a short word."""
+    data["attractions"]["A2"] = {
+        **data["attractions"]["A1"],
+        "attraction_id": "A2",
+        "attraction_name": "Zhejiang Provincial Museum",
+        "description": "History museum with bronze ware",
+        "location": loc(
+            "25 Gushan Road, Xihu District, Hangzhou, Zhejiang Province", 120.14, 30.25
+        ),
+    }
+    data["hotels"]["H2"]["tags"] = ["River view", "spa"]
+    return data
+
+
+async def test_search_ranks_by_the_keywords_and_each_tags_words() -> None:
+    env = environment(with_hangzhou_places(make_environment_dict()))
+    museum = await answer(
+        env, "attractions_search_recommend", city_name="Hangzhou", key_words=["museum"]
+    )
+    assert [a["attraction_id"] for a in museum] == ["A2", "A1"]
+    temple = await answer(
+        env, "attractions_search_recommend", city_name="Hangzhou", key_words=["temple"]
+    )
+    assert [a["attraction_id"] for a in temple] == ["A1", "A2"]
+    spa = await answer(env, "hotel_search_recommand", city_name="Hangzhou", key_words=["spa"])
+    assert [h["hotel_id"] for h in spa] == ["H2", "H1"]
+
+
+async def test_hotel_search_answers_at_most_twenty_ties_by_name() -> None:
+    data = make_environment_dict()
+    template = data["hotels"]["H1"]
+    hotels = {
+        f"H{i:02d}": {**template, "hotel_id": f"H{i:02d}", "hotel_name": f"Lakeview Inn {i:02d}"}
+        for i in range(23)
+    }
+    data["hotels"] = hotels
+    env = environment(data)
+    found = await answer(env, "hotel_search_recommand", city_name="Hangzhou", key_words=["inn"])
+    assert len(found) == OTAEnvironment.SEARCH_LIMIT == 20
+    data["hotels"] = {
+        "H_HOUSE": {
+            **template,
+            "hotel_id": "H_HOUSE",
+            "hotel_name": "Best Lakeview House",
+            "tags": ["Lakeview", "Quick"],
+        },
+        "H_PLAIN": {
+            **template,
+            "hotel_id": "H_PLAIN",
+            "hotel_name": "Lakeview",
+            "tags": ["Quick service", "rice", "broth", "soup", "chilli", "pickles", "sides"],
+        },
+    }
+    env = environment(data)
+    tied = await answer(env, "hotel_search_recommand", city_name="Hangzhou", key_words=["lakeview"])
+    assert [h["hotel_id"] for h in tied] == ["H_PLAIN", "H_HOUSE"]
+
+
+async def test_a_flight_is_found_by_its_airports_when_its_cities_are_blank() -> None:
+    data = make_environment_dict()
+    data["flights"]["F1"]["departure_city"] = ""
+    data["flights"]["F1"]["arrival_city"] = ""
+    env = environment(data)
+    there = await answer(
+        env, "flight_search_recommend", departure="Shanghai", destination="Xianyang"
+    )
+    assert [f["flight_id"] for f in there] == ["F1"]
+    back = await answer(
+        env, "flight_search_recommend", departure="Xianyang", destination="Shanghai"
+    )
+    assert back == []
+
+
+async def test_nearby_names_which_end_of_a_flight_is_near() -> None:
+    env = environment()
+    ends = {}
+    for lon, lat in ((121.805, 31.143), (108.752, 34.447)):
+        near = await answer(env, "get_nearby", longitude=lon, latitude=lat, range=10)
+        flights = [p for p in near if p["type"] == "flight"]
+        assert [p["flight_id"] for p in flights] == ["F1"]
+        ends[(lon, lat)] = flights[0]["endpoint"]
+    assert ends == {(121.805, 31.143): "departure", (108.752, 34.447): "arrival"}
+
+
+async def test_order_searches_filter_by_date_and_status() -> None:
+    data = make_environment_dict()
+    data["orders"]["O_FLIGHT"] = {
+        **data["orders"]["O_OTHER_USER"],
+        "order_id": "O_FLIGHT",
+        "user_id": "U1",
+        "status": "paid",
+    }
+    env = environment(data)
+    used = {"user_id": "U1", "status": "consumed"}
+    on_day = await answer(env, "search_attraction_order", **used, date="2025-06-01")
+    assert [o["order_id"] for o in on_day] == ["O_USED"]
+    assert await answer(env, "search_attraction_order", **used, date="2025-06-02") == []
+    flights = await answer(
+        env, "search_flight_order", user_id="U1", date="2025-06-20", status="paid"
+    )
+    assert [o["order_id"] for o in flights] == ["O_FLIGHT"]
+    other_day = {"user_id": "U1", "date": "2025-06-21", "status": "paid"}
+    assert await answer(env, "search_flight_order", **other_day) == []
+    unpaid = {"user_id": "U1", "date": "2025-06-20", "status": "unpaid"}
+    assert await answer(env, "search_flight_order", **unpaid) == []
+
+
+async def test_nothing_paid_is_zero() -> None:
+    env = environment()
+    assert env.paid_amount("O_NOT_THERE") == 0.0
+    assert env.paid_amount("O_TRAIN_UNPAID") == 0.0
 
 
 if __name__ == "__main__":
