@@ -8,9 +8,11 @@ import json
 from typing import Any
 
 import pytest
+from pydantic import AliasChoices, Field, ValidationError
 from test_delivery_tools import make_task
 
 from lifebench._util.text import Language
+from lifebench.vita.domains.common import Record
 from lifebench.vita.domains.delivery import DeliveryEnvironment
 
 COORDINATES = "longitude must be within ±180 and latitude within ±90."
@@ -258,3 +260,45 @@ async def test_an_unknown_festival_names_the_closest_and_every_known_one() -> No
         assert outcome.content.startswith(f"{head} Closest names: {closest}")
         assert f". Known holidays: {first}, " in outcome.content
         assert outcome.content.endswith(".") and not outcome.content.endswith("..")
+
+
+def _probe_class() -> type[Record]:
+    """A Record defined at test time (its null-means-default keys are computed then)."""
+
+    class Probe(Record):
+        required: str
+        plain: str = "plain default"
+        factory: list[str] = Field(default_factory=lambda: ["made"])
+        optional: str | None = None
+        aliased: str = Field("alias default", validation_alias=AliasChoices("aliased", "other"))
+
+    return Probe
+
+
+def test_a_null_means_the_default_of_a_field_that_has_one() -> None:
+    probe = _probe_class()
+    assert probe._null_means_default == frozenset({"plain", "factory", "aliased", "other"})
+    record = probe.model_validate(
+        {"required": "r", "plain": None, "factory": None, "optional": None, "other": None}
+    )
+    assert record.model_dump() == {
+        "required": "r",
+        "plain": "plain default",
+        "factory": ["made"],
+        "optional": None,
+        "aliased": "alias default",
+    }
+    with pytest.raises(ValidationError):
+        probe.model_validate({"required": None})
+
+
+async def test_places_at_the_same_distance_are_listed_in_data_order() -> None:
+    environment = make_task().environment
+    twin = {**environment["stores"]["S_TEA"], "name": "Nayuki Tea Twin"}
+    environment["stores"] = {"S_TWIN": twin, **environment["stores"]}
+    env = DeliveryEnvironment(make_task(environment=environment))
+    outcome = await env.tools.run(
+        "get_nearby", {"longitude": 102.71, "latitude": 25.04, "range": 10}
+    )
+    assert not outcome.error, outcome.content
+    assert [p["store_id"] for p in json.loads(outcome.content)] == ["S_TWIN", "S_TEA"]
