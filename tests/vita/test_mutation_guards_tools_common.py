@@ -302,3 +302,54 @@ async def test_places_at_the_same_distance_are_listed_in_data_order() -> None:
     )
     assert not outcome.error, outcome.content
     assert [p["store_id"] for p in json.loads(outcome.content)] == ["S_TWIN", "S_TEA"]
+
+
+def with_more_cities() -> DeliveryEnvironment:
+    environment = make_task().environment
+    day = {"category": "sunny", "datetime": "2025-06-21", "humidity": 50}
+    environment["weather"] += [
+        {**day, "city": "Dali City", "temperature": []},
+        {**day, "city": "Hangzhou City", "temperature": [20, 30]},
+        {**day, "city": "Hanzhong City", "temperature": [20, 30]},
+    ]
+    return DeliveryEnvironment(make_task(environment=environment))
+
+
+@pytest.mark.parametrize(
+    ("address", "message"),
+    [
+        (
+            "Kunming to Dali",
+            "'Kunming to Dali' names several cities with weather data (Kunming City, Dali City); "
+            "give the city name.",
+        ),
+        (
+            "Hangzho",
+            "Weather information not found for 'Hangzho'. Cities with weather data that look "
+            "closest: Hangzhou City, Hanzhong City.",
+        ),
+    ],
+    ids=["several-cities", "close-names"],
+)
+async def test_weather_for_no_single_city_says_which_exactly(address: str, message: str) -> None:
+    outcome = await with_more_cities().tools.run(
+        "weather", {"address": address, "date_start": "2025-06-21", "date_end": "2025-06-21"}
+    )
+    assert (outcome.error, outcome.error_kind, outcome.content) == (True, "not_found", message)
+
+
+async def test_a_day_without_temperatures_has_none() -> None:
+    outcome = await with_more_cities().tools.run(
+        "weather", {"address": "Dali", "date_start": "2025-06-21", "date_end": "2025-06-21"}
+    )
+    day = json.loads(outcome.content)["days"][0]
+    assert (day["temperature_min"], day["temperature_max"]) == (None, None)
+
+
+async def test_a_festival_missing_from_a_year_is_named_in_the_tasks_language() -> None:
+    env = DeliveryEnvironment(make_task(), language="zh")
+    outcome = await env.tools.run("get_holiday_date", {"year": "2023", "holiday_name": "Laba"})
+    assert (outcome.error, outcome.content) == (
+        True,
+        "腊八节 does not fall in calendar year 2023; in 2024 it falls on 2024-01-18.",
+    )

@@ -131,3 +131,23 @@ async def test_addresses_and_nearby_places_of_every_domain_once() -> None:
     assert len(places) == sum(len(list(p.nearby_places())) for p in env.parts.values())
     kinds = {info["type"] for info, _ in places}
     assert {"store", "hotel"} <= kinds
+
+
+async def test_a_part_resolves_addresses_of_every_domain() -> None:
+    env = CrossEnvironment(task())
+    assert env.task_id == "C1"
+    hotel = ota_world()["hotels"]["H1"]["location"]
+    food = await env.tools.run(
+        "create_delivery_order",
+        {
+            "user_id": "U1",
+            "store_id": "S_NOODLE",
+            "product_ids": ["P_PICKLE"],
+            "product_cnts": [1],
+            "address": hotel["address"],
+            "dispatch_time": "2025-06-10 10:30:00",
+        },
+    )
+    assert not food.error, food.content
+    where = json.loads(food.content)["location"]
+    assert (where["longitude"], where["latitude"]) == (hotel["longitude"], hotel["latitude"])
