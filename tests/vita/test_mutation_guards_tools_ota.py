@@ -8,12 +8,13 @@ After an intended change of a text, rewrite the file with
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_ota_tools import loc, make_environment_dict
+from test_ota_tools import loc, make_environment_dict, seat
 
 from lifebench._util.text import Text
 from lifebench.vita.domains import ota
@@ -239,3 +240,82 @@ if __name__ == "__main__":
     TEXTS.write_text(
         json.dumps(tool_texts(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
     )
+
+
+def modifiable_trains() -> OTAEnvironment:
+    """Train orders to move: two lines, a line without its seat type, a seat type the train does
+    not sell, more seats than any day has; a first 06-16 second-class product with one seat."""
+    data = make_environment_dict()
+    base = data["orders"]["O_TRAIN"]
+
+    def variant(oid: str, **line: Any) -> dict[str, Any]:
+        order = copy.deepcopy(base)
+        order["order_id"] = oid
+        order["products"][0].update(line)
+        return order
+
+    two = variant("O_TWO")
+    two["products"] *= 2
+    bare = variant("O_BARE")
+    del bare["products"][0]["seat_type"]
+    data["orders"].update(
+        {
+            "O_TWO": two,
+            "O_BARE": bare,
+            "O_BIZ": variant("O_BIZ", seat_type="Business", product_id="T1_B_X"),
+            "O_BIG": variant("O_BIG", quantity=7),
+        }
+    )
+    data["trains"]["T1"]["products"].insert(
+        0, seat("T1_2C_0616A", "Second class", "2025-06-16", 150, 1)
+    )
+    return environment(data)
+
+
+@pytest.mark.parametrize(
+    ("order_id", "new_date", "message"),
+    [
+        (
+            "O_TWO",
+            "2025-06-16",
+            "Order 'O_TWO' has 2 lines; only single-line orders can change date.",
+        ),
+        ("O_TRAIN", "16/06/2025", "new_date must be a date in YYYY-MM-DD format."),
+        ("O_TRAIN", "2025-06-01", "new_date 2025-06-01 is in the past (today is 2025-06-10)."),
+        (
+            "O_BIZ",
+            "2025-06-16",
+            "Train 'T1' has no 'Business' seats on 2025-06-16 (dates with 'Business' seats: none).",
+        ),
+        (
+            "O_BIG",
+            "2025-06-17",
+            "Insufficient inventory: 'Second class' has 5 left on 2025-06-17, 7 requested.",
+        ),
+    ],
+    ids=["two-lines", "bad-date", "past-date", "no-such-seat", "too-few-seats"],
+)
+async def test_a_refused_date_change_says_exactly_why(
+    order_id: str, new_date: str, message: str
+) -> None:
+    env = modifiable_trains()
+    before = env.snapshot()
+    outcome = await env.tools.run(
+        "modify_train_order", {"order_id": order_id, "user_id": "U1", "new_date": new_date}
+    )
+    assert (outcome.error, outcome.error_kind, outcome.content) == (True, "precondition", message)
+    assert env.snapshot() == before
+
+
+async def test_a_line_without_its_seat_type_moves_to_the_first_product_with_enough_seats() -> None:
+    env = modifiable_trains()
+    moved = await answer(
+        env, "modify_train_order", order_id="O_BARE", user_id="U1", new_date="2025-06-16"
+    )
+    line = moved["order"]["products"][0]
+    assert (line["product_id"], line["seat_type"], line["price"]) == (
+        "T1_2C_0616A",
+        "Second class",
+        150.0,
+    )
+    assert (moved["order"]["total_price"], moved["amount_due"]) == (150.0, 10.0)
