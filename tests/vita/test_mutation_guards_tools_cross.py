@@ -151,3 +151,14 @@ async def test_a_part_resolves_addresses_of_every_domain() -> None:
     assert not food.error, food.content
     where = json.loads(food.content)["location"]
     assert (where["longitude"], where["latitude"]) == (hotel["longitude"], hotel["latitude"])
+
+
+async def test_a_cross_environment_answers_in_english_by_default() -> None:
+    env = CrossEnvironment(task())
+    outcome = await env.tools.run("get_date_holiday_info", {"date": "2025-10-01"})
+    assert json.loads(outcome.content) == {
+        "date": "2025-10-01",
+        "weekday": "Wednesday",
+        "is_holiday": True,
+        "holidays": ["National Day"],
+    }
