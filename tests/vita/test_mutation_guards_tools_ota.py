@@ -319,3 +319,42 @@ async def test_a_line_without_its_seat_type_moves_to_the_first_product_with_enou
         150.0,
     )
     assert (moved["order"]["total_price"], moved["amount_due"]) == (150.0, 10.0)
+
+
+def priced_trains() -> OTAEnvironment:
+    data = make_environment_dict()
+    for product in data["trains"]["T1"]["products"]:
+        if product["product_id"] == "T1_2C_0617":
+            product["price"] = 120.125
+        if product["product_id"] == "T1_2C_0616":
+            product["price"] = 140
+    return environment(data)
+
+
+async def test_a_cheaper_date_refunds_the_difference_to_the_fen() -> None:
+    env = priced_trains()
+    moved = await answer(
+        env, "modify_train_order", order_id="O_TRAIN", user_id="U1", new_date="2025-06-17"
+    )
+    assert {k: v for k, v in moved.items() if k != "order"} == {
+        "message": "Modification successful, price difference: -19.88, refunded 19.88.",
+        "price_difference": -19.88,
+        "amount_due": 0.0,
+        "refund": 19.88,
+    }
+    assert (moved["order"]["total_price"], moved["order"]["status"]) == (120.12, "paid")
+    assert env.paid_amount("O_TRAIN") == 120.12
+
+
+async def test_a_date_at_the_same_price_says_so() -> None:
+    env = priced_trains()
+    moved = await answer(
+        env, "modify_train_order", order_id="O_TRAIN", user_id="U1", new_date="2025-06-16"
+    )
+    assert {k: v for k, v in moved.items() if k != "order"} == {
+        "message": "Modification successful, no price difference.",
+        "price_difference": 0.0,
+        "amount_due": 0.0,
+        "refund": 0.0,
+    }
+    assert env.paid_amount("O_TRAIN") == 140.0
