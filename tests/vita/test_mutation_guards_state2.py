@@ -1,0 +1,80 @@
+"""More of the state grader's rules (vita/grading/state.py) pinned one by one: which expected
+record already agrees with a stated constraint (it breaks a tie between records a rubric may be
+about), in English and Chinese."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from lifebench.vita.grading import state as sg
+from lifebench.vita.grading.constraints import Stated, Window
+from lifebench.vita.grading.stated import Candidate
+
+
+def _w(start: str, end: str) -> Window:
+    return Window(datetime.fromisoformat(start), datetime.fromisoformat(end))
+
+
+def _s(field: str, window: Window | None = None, count: int | None = None) -> Stated:
+    return Stated(
+        field=field,  # type: ignore[arg-type]
+        target="delivery",
+        rubric="R",
+        subject="",
+        window=window,
+        count=count,
+    )
+
+
+def _c(record: dict[str, Any]) -> Candidate:
+    return Candidate(key=0, target="delivery", ids=(), names="", record=record)
+
+
+NOON = _w("2025-06-01 11:30", "2025-06-01 12:30")
+
+
+def test_a_party_size_agrees_with_the_records_customer_count() -> None:
+    four = _s("party_size", count=4)
+    assert sg._agrees(four, _c({"customer_count": 4}))
+    assert not sg._agrees(four, _c({"customer_count": 3}))
+    assert not sg._agrees(four, _c({}))
+    # a party size is never read from a time
+    assert not sg._agrees(four, _c({"delivery_time": "2025-06-01 12:00:00"}))
+
+
+def test_a_time_agrees_with_the_first_time_the_record_gives() -> None:
+    noon = _s("time", NOON)
+    for key in ("delivery_time", "dispatch_time", "reservation_time", "book_time"):
+        assert sg._agrees(noon, _c({key: "2025-06-01 12:00:00"})), key
+        assert not sg._agrees(noon, _c({key: "2025-06-01 13:00:00"})), key
+    # the delivery time comes first: a dispatch time in the window does not make it agree
+    both = {"delivery_time": "2025-06-01 13:00:00", "dispatch_time": "2025-06-01 12:00:00"}
+    assert not sg._agrees(noon, _c(both))
+    # an unreadable time is skipped for the next one
+    assert sg._agrees(noon, _c({"delivery_time": "soon", "dispatch_time": "2025-06-01 12:00:00"}))
+    # no time at all, or no window, agrees with nothing
+    assert not sg._agrees(noon, _c({"products": []}))
+    assert not sg._agrees(_s("time"), _c({"delivery_time": "2025-06-01 12:00:00"}))
+
+
+def test_a_date_agrees_with_every_dated_line_of_the_record() -> None:
+    day = _s("date", _w("2025-06-02 00:00", "2025-06-02 23:59:59"))
+    lines = [{"product_id": "H1", "date": "2025-06-02"}, {"product_id": "H2", "date": "2025-06-02"}]
+    assert sg._agrees(day, _c({"products": lines}))
+    mixed = [*lines[:1], {"product_id": "H2", "date": "2025-06-03"}]
+    assert not sg._agrees(day, _c({"products": mixed}))
+    # an undated line among dated ones is not in the window
+    assert not sg._agrees(day, _c({"products": [*lines[:1], {"product_id": "H3"}]}))
+    # lines that are not records are skipped; a window of None agrees with nothing
+    assert sg._agrees(day, _c({"products": ["x", *lines]}))
+    assert not sg._agrees(_s("date"), _c({"products": lines}))
+    # lines dated elsewhere outweigh the record's own time (a booking's days decide)
+    timed = {"products": mixed, "book_time": "2025-06-02 10:00:00"}
+    assert not sg._agrees(day, _c(timed))
+    # without dated lines the record's time decides; a time stated is never read from lines
+    assert sg._agrees(day, _c({"products": [{"product_id": "H3"}], "book_time": "2025-06-02"}))
+    assert sg._agrees(day, _c({"products": "H1", "book_time": "2025-06-02 10:00:00"}))
+    assert sg._agrees(
+        _s("time", NOON), _c({"products": mixed, "delivery_time": "2025-06-01 12:00"})
+    )
