@@ -130,3 +130,46 @@ def test_each_field_class_is_described_in_its_own_words() -> None:
     assert Stated("party_size", "appointment", "R", "", count=4).describe() == "party size 4"
     assert Stated("note", "delivery", "R", "", text="no ice").describe() == "note 'no ice'"
     assert Stated("note", "delivery", "R", "").describe() == "a note"
+
+
+# ---- a time of day without a day -----------------------------------------------------------
+
+
+def test_a_time_up_to_half_an_hour_before_the_clock_is_today() -> None:
+    # the clock is 11:00: 10:30 is still today, 10:29 is tomorrow; 11:20 is today
+    today = [("around", "[2025-06-04 10:00:00, 2025-06-04 11:00:00]")]
+    assert _time_windows("The delivery should arrive around 10:30") == today
+    assert _time_windows("送达时间应在10:30左右") == today
+    assert _time_windows("送达时间应在10:29左右") == [
+        ("around", "[2025-06-05 09:59:00, 2025-06-05 10:59:00]")
+    ]
+    assert _time_windows("The delivery should arrive before 11:20") == [
+        ("before", "[…, 2025-06-04 11:20:00]")
+    ]
+
+
+# ---- note wordings -------------------------------------------------------------------------
+
+
+def _note(text: str) -> str:
+    (note,) = [s for s in c.parse_rubric(text, CLOCK) if s.field == "note"]
+    return note.text
+
+
+def test_a_note_wording_is_read_after_the_note_keyword() -> None:
+    assert _note("Add a note: no ice.") == "no ice"
+    assert _note("备注：XO酱。") == "XO酱"
+    assert _note("Please note no disposable cutlery") == "no disposable cutlery"
+    # a quoted name before the keyword is not the wording
+    assert _note('The "Lunch Box" order should note no onions') == "no onions"
+    assert _note("“午餐盒”订单应当备注不要洋葱") == "不要洋葱"
+
+
+def test_a_note_wording_after_a_verb_drops_its_link_word_reason_and_punctuation() -> None:
+    assert _note("订单应当备注为少辣") == "少辣"
+    assert _note("请备注XO酱") == "XO酱"
+    assert _note("The order should note no onions to ensure freshness") == "no onions"
+    assert _note("应当备注不要香菜以免过敏") == "不要香菜"
+    assert _note("Please note no onions.") == "no onions"
+    # a preposition after the keyword is no wording
+    assert _note("The agent should note on the order") == ""
