@@ -173,3 +173,217 @@ def test_a_note_wording_after_a_verb_drops_its_link_word_reason_and_punctuation(
     assert _note("Please note no onions.") == "no onions"
     # a preposition after the keyword is no wording
     assert _note("The agent should note on the order") == ""
+
+
+# ---- times of day --------------------------------------------------------------------------
+
+
+def test_times_of_day_in_words_clock_digits_and_chinese() -> None:
+    assert c._times("at seven pm") == [(3, 11, time(19, 0), False)]
+    assert c._times("midnight") == [(0, 8, time(23, 59, 59), True)]
+    assert c._times("18:30:45") == [(0, 8, time(18, 30, 45), False)]
+    assert c._times("18:60") == []
+    # a part of the day just before a clock time (any case) moves it to the afternoon
+    assert c._times("Evening 7:00") == [(8, 12, time(19, 0), False)]
+    assert c._times("晚上7:30") == [(2, 6, time(19, 30), False)]
+    # quarters, halves and minutes in Chinese
+    assert c._times("八点一刻送达") == [(0, 4, time(8, 15), False)]
+    assert c._times("八点三刻送达") == [(0, 4, time(8, 45), False)]
+    assert c._times("八点半送达") == [(0, 3, time(8, 30), False)]
+    assert c._times("八点二十分送达") == [(0, 5, time(8, 20), False)]
+    assert c._times("八点零分送达") == [(0, 4, time(8, 0), False)]
+    assert _time_windows("The order should be delivered at seven pm") == [
+        ("around", "[2025-06-04 18:30:00, 2025-06-04 19:30:00]")
+    ]
+    assert _time_windows("The order should be delivered at eleven o'clock") == [
+        ("around", "[2025-06-04 10:30:00, 2025-06-04 11:30:00]")
+    ]
+
+
+def test_overlapping_times_are_read_once_and_touching_ones_twice() -> None:
+    assert c._times("零点前") == [(0, 2, time(0, 0), False)]
+    assert c._times("午夜18:00") == [(0, 2, time(23, 59, 59), True), (2, 7, time(18, 0), False)]
+    assert c._times("18:00午夜") == [(0, 5, time(18, 0), False), (5, 7, time(23, 59, 59), True)]
+
+
+def test_a_chinese_hour_that_is_no_time_does_not_stop_the_reading() -> None:
+    assert c._times("十十点或8点") == [(4, 6, time(8, 0), False)]
+    assert c._times("快一点儿,八点半") == [(5, 8, time(8, 30), False)]
+
+
+# ---- days ----------------------------------------------------------------------------------
+
+
+def test_days_by_weekday_next_week_this_week_month_and_day() -> None:
+    def day_of(text: str) -> str:
+        (s,) = c.parse_rubric(text, CLOCK)
+        return str(s.window)
+
+    # the clock is Wednesday 2025-06-04
+    assert day_of("下周五送达") == "[2025-06-13 00:00:00, 2025-06-13 23:59:59]"
+    assert day_of("本周五送达") == "[2025-06-06 00:00:00, 2025-06-06 23:59:59]"
+    assert day_of("The delivery time should be next Friday at 7 PM") == (
+        "[2025-06-13 18:30:00, 2025-06-13 19:30:00]"
+    )
+    assert day_of("The delivery time should be this Friday at 7 PM") == (
+        "[2025-06-06 18:30:00, 2025-06-06 19:30:00]"
+    )
+    assert day_of("The delivery time should be Tuesday at 7 PM") == (
+        "[2025-06-10 18:30:00, 2025-06-10 19:30:00]"
+    )
+    # today at a time already past is today (a time alone would be tomorrow)
+    assert day_of("The delivery should be today at 9:00") == (
+        "[2025-06-04 08:30:00, 2025-06-04 09:30:00]"
+    )
+    june5 = "[2025-06-05 17:30:00, 2025-06-05 18:30:00]"
+    assert day_of("送达时间应为6月5日18:00") == june5
+    assert day_of("The delivery should be on Jun. 5 at 18:00") == june5
+    assert day_of("The delivery should be on 5 June at 18:00") == june5
+
+
+def test_spans_of_days_overlap_only_when_they_share_characters() -> None:
+    friday = datetime(2025, 6, 6).date()  # noqa: DTZ001
+    assert c._days("6月6日周五", CLOCK) == [(0, 4, friday), (4, 6, friday)]
+    assert c._days("周五6月6日", CLOCK) == [(0, 2, friday), (2, 6, friday)]
+    # a stamp and the month-day inside it are one day (the year the stamp gives)
+    (booking,) = c.parse_rubric("入住日期应为2024年6月5日", CLOCK, frozenset({"booking"}))
+    assert (booking.field, booking.relation, str(booking.window)) == (
+        "date",
+        "on",
+        "[2024-06-05 00:00:00, 2024-06-05 23:59:59]",
+    )
+
+
+def test_a_part_of_the_day_already_over_is_tomorrows() -> None:
+    def morning(clock: datetime) -> str:
+        (s,) = c.parse_rubric("The order should be delivered in the morning", clock)
+        return str(s.window)
+
+    assert morning(datetime(2025, 6, 4, 11, 59)) == "[2025-06-04 06:00:00, 2025-06-04 12:00:00]"  # noqa: DTZ001
+    assert morning(datetime(2025, 6, 4, 12, 0)) == "[2025-06-05 06:00:00, 2025-06-05 12:00:00]"  # noqa: DTZ001
+    assert _time_windows("The order should be delivered in the evening") == [
+        ("between", "[2025-06-04 18:00:00, 2025-06-04 23:59:59]")
+    ]
+    (day,) = c.parse_rubric("The order should be delivered tomorrow", CLOCK)
+    assert (day.field, day.relation) == ("date", "on")
+
+
+# ---- windows -------------------------------------------------------------------------------
+
+
+def test_two_times_are_a_range_only_when_joined_as_one() -> None:
+    between = [("between", "[2025-06-04 18:00:00, 2025-06-04 19:00:00]")]
+    around = [("around", "[2025-06-04 17:30:00, 2025-06-04 18:30:00]")]
+    assert _time_windows("送达时间应为18:00-19:00") == between
+    assert _time_windows("配送时间应在18:00与19:00之间") == between
+    assert _time_windows("The delivery should be at 18:00 or 19:00") == around
+    # with "between", up to 12 characters may join the two times
+    assert _time_windows("The delivery should be between 18:00 or perhaps 19:00") == between
+    assert _time_windows("The delivery should be between 18:00 and perhaps 19:00") == around
+
+
+def test_relation_words_are_read_24_characters_before_and_16_after_the_time() -> None:
+    around = [("around", "[2025-06-04 17:30:00, 2025-06-04 18:30:00]")]
+    before = [("before", "[…, 2025-06-04 18:00:00]")]
+    assert _time_windows("送达时间应为18:00" + "x" * 16 + "前") == around
+    assert _time_windows("送达时间应为18:00" + "x" * 15 + "前") == before
+    assert _time_windows("送达时间应为前" + "x" * 24 + "18:00") == around
+    assert _time_windows("送达时间应为前" + "x" * 23 + "18:00") == before
+    # a relation word written against the time is still a word
+    assert _time_windows("The delivery should be by18:00") == before
+    assert _time_windows("The delivery should be 18:00or earlier") == before
+
+
+def test_open_ends_and_the_day_of_a_relative_deadline() -> None:
+    assert _time_windows("The delivery should arrive after 18:00") == [
+        ("after", "[2025-06-04 18:00:00, …]")
+    ]
+    assert _time_windows("明天凌晨1点前送达") == [
+        ("before", "[2025-06-05 00:00:00, 2025-06-05 01:00:00]")
+    ]
+    assert _time_windows("The delivery should be no later than 18:00 tomorrow") == [
+        ("before", "[2025-06-05 00:00:00, 2025-06-05 18:00:00]")
+    ]
+
+
+# ---- the predicate -------------------------------------------------------------------------
+
+
+def test_the_subject_ends_at_the_modal_after_the_field_keyword() -> None:
+    (s,) = c.parse_rubric(
+        "Orders that must be hot: the delivery time should be before 18:30", CLOCK
+    )
+    assert s.subject == "Orders that must be hot: the delivery time "
+    (s,) = c.parse_rubric("明天18:30送达", CLOCK)
+    assert s.subject == ""
+    # a part of the day in the subject, or a time in a reason, states nothing
+    (s,) = c.parse_rubric("The lunch order must be delivered tomorrow", CLOCK)
+    assert (s.field, s.relation, s.subject) == ("date", "on", "The lunch order ")
+    text = "The order should be delivered tomorrow so that she can eat before 18:30"
+    (s,) = c.parse_rubric(text, CLOCK)
+    assert (s.field, s.relation) == ("date", "on")
+
+
+def test_address_and_condition_clauses_are_skipped_but_not_what_follows() -> None:
+    assert c.parse_rubric("Deliver to the address of the office tomorrow", CLOCK) == []
+    around = [("around", "[2025-06-04 17:30:00, 2025-06-04 18:30:00]")]
+    assert _time_windows("The address should be Home; the delivery time should be 18:00") == around
+    assert _time_windows("If the store is closed, deliver at 18:00") == around
+    assert c._clauses("a；b") == [(0, "a"), (2, "b")]
+    (note,) = c.parse_rubric("Add a note: no ice", CLOCK)
+    assert (note.field, note.target, note.rubric) == ("note", "delivery", "Add a note: no ice")
+
+
+# ---- party sizes ---------------------------------------------------------------------------
+
+
+def test_party_sizes_from_one_to_99_and_from_the_clause_only_with_a_people_word() -> None:
+    appt = frozenset({"appointment"})
+
+    def sizes(text: str) -> list[Stated]:
+        return [s for s in c.parse_rubric(text, CLOCK, appt) if s.field == "party_size"]
+
+    assert [s.count for s in sizes("The reservation should be for 99 people")] == [99]
+    assert sizes("The reservation should be for 100 people") == []
+    assert sizes("The reservation should be for 0 people") == []
+    assert sizes("Table for two: the reservation should be at 18:00") == []
+    text = "Four People: the reservation should be at 18:00"
+    assert sizes(text) == [
+        Stated("party_size", "appointment", text, "Four People: the reservation ", count=4)
+    ]
+
+
+# ---- names, actions, windows ---------------------------------------------------------------
+
+
+def _named(text: str) -> bool:
+    m = c.re.search("Evening", text)
+    assert m is not None
+    return c._in_name(text, m)
+
+
+def test_a_capitalised_period_word_after_a_capitalised_word_is_a_name() -> None:
+    assert _named("from Blue Evening")
+    assert _named("from Blue, Evening")
+    assert _named("from Studio X Evening")
+    assert not _named("Blue Evening")  # the first word of a sentence is capitalised anyway
+    assert not _named("from blue Evening")
+    assert not _named("Evening")
+    assert _time_windows("The order should be delivered tomorrow Evening") == [
+        ("between", "[2025-06-05 18:00:00, 2025-06-05 23:59:59]")
+    ]
+
+
+def test_a_note_action_drops_a_change_unless_the_order_is_cancelled() -> None:
+    assert c.actions("Modify the note of O1 to: no onions") == ["note"]
+    assert c.actions("Cancel O1 and modify its note") == [
+        "cancel",
+        "note",
+        "change",
+    ]
+
+
+def test_a_window_contains_both_of_its_ends() -> None:
+    w = Window(_d("2025-06-04 18:00"), _d("2025-06-04 19:00"))
+    assert w.contains(_d("2025-06-04 18:00")) and w.contains(_d("2025-06-04 19:00"))
+    assert not w.contains(_d("2025-06-04 17:59")) and not w.contains(_d("2025-06-04 19:01"))
