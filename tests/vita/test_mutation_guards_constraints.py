@@ -171,8 +171,9 @@ def test_a_note_wording_after_a_verb_drops_its_link_word_reason_and_punctuation(
     assert _note("The order should note no onions to ensure freshness") == "no onions"
     assert _note("应当备注不要香菜以免过敏") == "不要香菜"
     assert _note("Please note no onions.") == "no onions"
-    # a preposition after the keyword is no wording
+    # a preposition after the keyword (any case) is no wording
     assert _note("The agent should note on the order") == ""
+    assert _note("The agent should note,With the order") == ""
 
 
 # ---- times of day --------------------------------------------------------------------------
@@ -317,8 +318,8 @@ def test_the_subject_ends_at_the_modal_after_the_field_keyword() -> None:
     (s,) = c.parse_rubric("明天18:30送达", CLOCK)
     assert s.subject == ""
     # a part of the day in the subject, or a time in a reason, states nothing
-    (s,) = c.parse_rubric("The lunch order must be delivered tomorrow", CLOCK)
-    assert (s.field, s.relation, s.subject) == ("date", "on", "The lunch order ")
+    (s,) = c.parse_rubric("The noon order must be delivered tomorrow", CLOCK)
+    assert (s.field, s.relation, s.subject) == ("date", "on", "The noon order ")
     text = "The order should be delivered tomorrow so that she can eat before 18:30"
     (s,) = c.parse_rubric(text, CLOCK)
     assert (s.field, s.relation) == ("date", "on")
@@ -347,6 +348,8 @@ def test_party_sizes_from_one_to_99_and_from_the_clause_only_with_a_people_word(
     assert sizes("The reservation should be for 100 people") == []
     assert sizes("The reservation should be for 0 people") == []
     assert sizes("Table for two: the reservation should be at 18:00") == []
+    text = "Number of diners 4: the reservation should be at 18:00"
+    assert [s.count for s in sizes(text)] == [4]
     text = "Four People: the reservation should be at 18:00"
     assert sizes(text) == [
         Stated("party_size", "appointment", text, "Four People: the reservation ", count=4)
@@ -387,3 +390,51 @@ def test_a_window_contains_both_of_its_ends() -> None:
     w = Window(_d("2025-06-04 18:00"), _d("2025-06-04 19:00"))
     assert w.contains(_d("2025-06-04 18:00")) and w.contains(_d("2025-06-04 19:00"))
     assert not w.contains(_d("2025-06-04 17:59")) and not w.contains(_d("2025-06-04 19:01"))
+
+
+# ---- days paired with times ----------------------------------------------------------------
+
+
+def _pts(text: str) -> list[tuple[int, int, str, str, bool]]:
+    return [(p.start, p.end, str(p.day), str(p.tod), p.end_of_day) for p in c._points(text, CLOCK)]
+
+
+def test_a_day_pairs_with_the_nearest_time_within_eight_characters() -> None:
+    assert _pts("2025-06-05 18:00") == [(0, 16, "2025-06-05", "18:00:00", False)]
+    assert _pts("18:00 2025-06-05") == [(0, 16, "2025-06-05", "18:00:00", False)]
+    assert _pts("2025-06-05 24:00") == [(0, 16, "2025-06-05", "23:59:59", True)]
+    assert _pts("24:00 2025-06-05") == [(0, 16, "2025-06-05", "23:59:59", True)]
+    # eight characters apart they pair (one span); nine apart the lone day still applies
+    assert _pts("2025-06-05 xxxxxx 18:00") == [(0, 23, "2025-06-05", "18:00:00", False)]
+    assert _pts("2025-06-05 xxxxxxx 18:00") == [(19, 24, "2025-06-05", "18:00:00", False)]
+    # each time takes its own day
+    assert _pts("18:00 on 2025-06-05 and 10:00 on 2025-06-06") == [
+        (0, 19, "2025-06-05", "18:00:00", False),
+        (24, 43, "2025-06-06", "10:00:00", False),
+    ]
+    # the nearer of two days, the first of two as near; a day is used once
+    assert _pts("2025-06-05 18:00 2025-06-06") == [(0, 16, "2025-06-05", "18:00:00", False)]
+    assert _pts("2025-06-05 x 18:00 2025-06-06") == [(13, 29, "2025-06-06", "18:00:00", False)]
+    assert _pts("2025-06-05 and 2025-06-06 at 18:00") == [(15, 34, "2025-06-06", "18:00:00", False)]
+    assert _pts("18:00 2025-06-05 19:00") == [
+        (0, 16, "2025-06-05", "18:00:00", False),
+        (17, 22, "None", "19:00:00", False),
+    ]
+
+
+def test_a_lone_day_applies_only_when_no_time_has_a_day() -> None:
+    assert _pts("2025-06-05 18:00 and 19:00") == [
+        (0, 16, "2025-06-05", "18:00:00", False),
+        (21, 26, "None", "19:00:00", False),
+    ]
+    assert _pts("18:00 and 19:00 on 2025-06-05") == [
+        (0, 5, "None", "18:00:00", False),
+        (10, 29, "2025-06-05", "19:00:00", False),
+    ]
+    assert _pts("2025-06-05 and 2025-06-06") == [
+        (0, 10, "2025-06-05", "None", False),
+        (15, 25, "2025-06-06", "None", False),
+    ]
+    # an unpaired end of the day stays the end of the day
+    assert _pts("midnight, xxxxxxxx 2025-06-05") == [(0, 8, "2025-06-05", "23:59:59", True)]
+    assert _pts("24:00 xxxxxxxx 2025-06-05 or 2025-06-06") == [(0, 5, "None", "23:59:59", True)]
