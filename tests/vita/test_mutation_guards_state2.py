@@ -7,9 +7,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from _vita_builders import delivery_task
+
 from lifebench.vita.grading import state as sg
 from lifebench.vita.grading.constraints import Stated, Window
 from lifebench.vita.grading.stated import Candidate
+from lifebench.vita.task import VitaTask
 
 
 def _w(start: str, end: str) -> Window:
@@ -78,3 +81,15 @@ def test_a_date_agrees_with_every_dated_line_of_the_record() -> None:
     assert sg._agrees(
         _s("time", NOON), _c({"products": mixed, "delivery_time": "2025-06-01 12:00"})
     )
+
+
+def test_known_places_skip_places_without_an_address_text() -> None:
+    raw = delivery_task(rubrics=["r"]).model_dump(mode="json", by_alias=True)
+    raw["environment"]["location"] = [
+        "Room 5, 8 Elm Road",  # a bare text: no point to learn
+        {"address": "", "longitude": 121.0, "latitude": 31.0},
+        {"address": "Lakeside Park", "longitude": 121.0, "latitude": 31.0},
+    ]
+    places = sg.known_places(VitaTask.model_validate(raw))
+    assert "" not in places
+    assert places[sg.normalise("Lakeside Park")] == [(121.0, 31.0)]
