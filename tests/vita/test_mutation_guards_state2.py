@@ -93,3 +93,20 @@ def test_known_places_skip_places_without_an_address_text() -> None:
     places = sg.known_places(VitaTask.model_validate(raw))
     assert "" not in places
     assert places[sg.normalise("Lakeside Park")] == [(121.0, 31.0)]
+
+
+def test_addresses_without_text_agree_and_an_untexted_rival_of_the_same_text_is_none() -> None:
+    assert sg.same_address({}, {}) == (True, "")
+    want = {"longitude": 120.0, "latitude": 30.0}
+    near = {"address": "8 Elm Rd", "longitude": 120.002, "latitude": 30.0}
+    rival = {"longitude": 120.003, "latitude": 30.0}  # nearer, but as untexted as want
+    assert sg.same_address(near, want, [rival]) == (True, " (193 m away)")
+
+
+def test_a_drifted_point_exactly_300_m_from_a_known_one_is_kept(monkeypatch: Any) -> None:
+    known = {sg.normalise("Home"): [(120.0, 30.0)]}
+    own = {"address": "Home", "longitude": 120.5, "latitude": 30.0}
+    monkeypatch.setattr(sg, "haversine_m", lambda *_: 300.0)
+    assert sg.reference_location(own, known) is own
+    monkeypatch.setattr(sg, "haversine_m", lambda *_: 300.01)
+    assert sg.reference_location(own, known)["longitude"] == 120.0
