@@ -4,10 +4,11 @@ move of a far delivery bound to the clock, and how a constraint is described."""
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, time
 
 from lifebench.vita.grading import constraints as c
-from lifebench.vita.grading.constraints import Stated, Window
+from lifebench.vita.grading.constraints import Stated, Target, Window
 
 # A Wednesday, late morning (as in test_constraints.py).
 CLOCK = datetime(2025, 6, 4, 11, 0, 0)  # noqa: DTZ001 - naive task clock
@@ -339,7 +340,7 @@ def test_address_and_condition_clauses_are_skipped_but_not_what_follows() -> Non
 
 
 def test_party_sizes_from_one_to_99_and_from_the_clause_only_with_a_people_word() -> None:
-    appt = frozenset({"appointment"})
+    appt: frozenset[Target] = frozenset({"appointment"})
 
     def sizes(text: str) -> list[Stated]:
         return [s for s in c.parse_rubric(text, CLOCK, appt) if s.field == "party_size"]
@@ -360,7 +361,7 @@ def test_party_sizes_from_one_to_99_and_from_the_clause_only_with_a_people_word(
 
 
 def _named(text: str) -> bool:
-    m = c.re.search("Evening", text)
+    m = re.search("Evening", text)
     assert m is not None
     return c._in_name(text, m)
 

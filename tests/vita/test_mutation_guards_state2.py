@@ -7,11 +7,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from _vita_builders import delivery_task
+from _vita_builders import delivery_task, order
 
 from lifebench.vita.grading import state as sg
 from lifebench.vita.grading.constraints import Stated, Window
+from lifebench.vita.grading.options import chosen_key
 from lifebench.vita.grading.stated import Candidate
+from lifebench.vita.grading.text import normalise
 from lifebench.vita.task import VitaTask
 
 
@@ -92,7 +94,7 @@ def test_known_places_skip_places_without_an_address_text() -> None:
     ]
     places = sg.known_places(VitaTask.model_validate(raw))
     assert "" not in places
-    assert places[sg.normalise("Lakeside Park")] == [(121.0, 31.0)]
+    assert places[normalise("Lakeside Park")] == [(121.0, 31.0)]
 
 
 def test_addresses_without_text_agree_and_an_untexted_rival_of_the_same_text_is_none() -> None:
@@ -104,9 +106,27 @@ def test_addresses_without_text_agree_and_an_untexted_rival_of_the_same_text_is_
 
 
 def test_a_drifted_point_exactly_300_m_from_a_known_one_is_kept(monkeypatch: Any) -> None:
-    known = {sg.normalise("Home"): [(120.0, 30.0)]}
+    known = {normalise("Home"): [(120.0, 30.0)]}
     own = {"address": "Home", "longitude": 120.5, "latitude": 30.0}
     monkeypatch.setattr(sg, "haversine_m", lambda *_: 300.0)
     assert sg.reference_location(own, known) is own
     monkeypatch.setattr(sg, "haversine_m", lambda *_: 300.01)
     assert sg.reference_location(own, known)["longitude"] == 120.0
+
+
+def test_a_final_orders_wording_is_read_against_its_own_stores_options() -> None:
+    raw = delivery_task(rubrics=["r"]).model_dump(mode="json", by_alias=True)
+    stores = raw["environment"]["stores"]
+    (p1,) = [p for p in stores["S1"]["products"] if p["product_id"] == "P1"]
+    p1["attributes"] = ["Normal Spicy", "Mild", "Mala Spicy"]
+    # S2 sells a product with the same id that offers no "Mild"
+    stores["S2"]["products"].append(
+        {**p1, "store_id": "S2", "attributes": ["Normal Spicy", "Mala Spicy"]}
+    )
+    task = VitaTask.model_validate(raw)
+    made = order("X", "S1", [("P1", 1, "Mild Spicy")])
+    # "Mild Spicy" names S1's offered "Mild" (as the tool would store it); S2's options do not
+    assert sg.order_units(made, task) == [("P1", 1, chosen_key("Mild"))]
+    in_s2 = {**made, "store_id": "S2"}
+    assert sg.order_units(in_s2, task) == [("P1", 1, chosen_key("Mild Spicy"))]
+    assert sg.order_units(made) == [("P1", 1, chosen_key("Mild Spicy"))]
