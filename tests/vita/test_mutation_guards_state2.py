@@ -11,7 +11,7 @@ from _vita_builders import delivery_task, order
 
 from lifebench.vita.grading import state as sg
 from lifebench.vita.grading.constraints import Stated, Window
-from lifebench.vita.grading.options import chosen_key
+from lifebench.vita.grading.options import attribute_rule, chosen_key
 from lifebench.vita.grading.stated import Candidate
 from lifebench.vita.grading.text import normalise
 from lifebench.vita.task import VitaTask
@@ -130,3 +130,23 @@ def test_a_final_orders_wording_is_read_against_its_own_stores_options() -> None
     in_s2 = {**made, "store_id": "S2"}
     assert sg.order_units(in_s2, task) == [("P1", 1, chosen_key("Mild Spicy"))]
     assert sg.order_units(made) == [("P1", 1, chosen_key("Mild Spicy"))]
+
+
+def test_a_line_without_attributes_chose_none() -> None:
+    line = {"product_id": "P3", "quantity": 2}
+    assert sg.order_units({"store_id": "S1", "products": [line]}) == [("P3", 2, ())]
+
+
+def test_the_only_option_counts_as_none_in_the_orders_own_store() -> None:
+    raw = delivery_task(rubrics=["r"]).model_dump(mode="json", by_alias=True)
+    stores = raw["environment"]["stores"]
+    (p1,) = [p for p in stores["S1"]["products"] if p["product_id"] == "P1"]
+    # S2 sells a product with the same id offered only as "4-inch"; S1's offers two sizes
+    p1["attributes"] = ["4-inch", "6-inch"]
+    stores["S2"]["products"].append({**p1, "store_id": "S2", "attributes": ["4-inch"]})
+    task = VitaTask.model_validate(raw)
+    rules = [("P1", 1, attribute_rule("", ["4-inch"]))]
+    in_s2 = order("X", "S2", [("P1", 1, "4-inch")])
+    assert sg.only_option_as_none(task, in_s2, rules) == [("P1", 1, ())]
+    in_s1 = order("X", "S1", [("P1", 1, "4-inch")])
+    assert sg.only_option_as_none(task, in_s1, rules) == [("P1", 1, chosen_key("4-inch"))]
