@@ -150,3 +150,50 @@ def test_the_only_option_counts_as_none_in_the_orders_own_store() -> None:
     assert sg.only_option_as_none(task, in_s2, rules) == [("P1", 1, ())]
     in_s1 = order("X", "S1", [("P1", 1, "4-inch")])
     assert sg.only_option_as_none(task, in_s1, rules) == [("P1", 1, chosen_key("4-inch"))]
+
+
+def _window_stated(start: str | None, end: str, text: str = "") -> Stated:
+    return Stated(
+        field="time",
+        target="delivery",
+        rubric="R",
+        subject="",
+        window=Window(
+            datetime.fromisoformat(start) if start else None, datetime.fromisoformat(end)
+        ),
+        text=text,
+    )
+
+
+def test_without_a_shipping_time_the_earliest_arrival_is_the_clock() -> None:
+    now = datetime(2025, 6, 1, 11, 50)  # noqa: DTZ001
+    # the window ends 30 s after the clock: still reachable, so it is checked as stated
+    by = _window_stated(None, "2025-06-01 11:50:30")
+    for record in (
+        {"delivery_time": "2025-06-01 11:55:00"},
+        {"delivery_time": "2025-06-01 11:55:00", "shipping_time": "fast"},
+    ):
+        assert sg.stated_mismatch([by], record, now) is not None, record
+        assert (
+            sg.stated_mismatch([by], {**record, "delivery_time": "2025-06-01 11:50:00"}, now)
+            is None
+        )
+
+
+def test_as_soon_as_possible_allows_thirty_minutes_not_thirty_and_a_half() -> None:
+    now = datetime(2025, 6, 1, 11, 50)  # noqa: DTZ001
+    asap = _window_stated(None, "2025-06-01 12:00")
+    record = {"shipping_time": 30}  # earliest arrival 12:20
+    assert (
+        sg.stated_mismatch([asap], {**record, "delivery_time": "2025-06-01 12:50:00"}, now) is None
+    )
+    late = {**record, "delivery_time": "2025-06-01 12:50:30"}
+    assert sg.stated_mismatch([asap], late, now) is not None
+
+
+def test_a_stated_note_names_the_note_it_got_and_no_note_asks_nothing() -> None:
+    note = Stated(field="note", target="delivery", rubric="R", subject="", text="xxxx")
+    assert sg.stated_mismatch([note], {"note": "extra rice"}, None) == (
+        "note 'extra rice' does not ask 'xxxx' ('R')"
+    )
+    assert sg.stated_mismatch([note], {}, None) == "note '' does not ask 'xxxx' ('R')"
