@@ -4,13 +4,15 @@ about), in English and Chinese."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from _vita_builders import delivery_task, order
+from _vita_builders import HOME, WANT_LINES, delivery_task, order, right_order
 
 from lifebench.vita.grading import state as sg
 from lifebench.vita.grading.constraints import Stated, Window
+from lifebench.vita.grading.expected import required_orders
 from lifebench.vita.grading.options import attribute_rule, chosen_key
 from lifebench.vita.grading.stated import Candidate
 from lifebench.vita.grading.text import normalise
@@ -197,3 +199,51 @@ def test_a_stated_note_names_the_note_it_got_and_no_note_asks_nothing() -> None:
         "note 'extra rice' does not ask 'xxxx' ('R')"
     )
     assert sg.stated_mismatch([note], {}, None) == "note '' does not ask 'xxxx' ('R')"
+
+
+# ---- the matcher -----------------------------------------------------------------------------
+
+
+def _matcher(**task: Any) -> tuple[sg.OrderMatcher, Any]:
+    t = delivery_task(**task)
+    (new, *_) = required_orders(t, frozenset({"delivery"}))
+    return sg.OrderMatcher(t), new
+
+
+def test_no_expected_address_text_checks_no_address() -> None:
+    m, _ = _matcher()
+    assert m._where_and_when({"location": {"address": ""}}, {"location": HOME}) is None
+    assert m._where_and_when({"location": None}, {"location": HOME}) is None
+
+
+def test_as_soon_as_possible_runs_to_the_end_of_the_day_or_thirty_minutes_after_the_clock() -> None:
+    m, _ = _matcher()
+    m.now = datetime(2025, 6, 1, 23, 45)  # noqa: DTZ001
+    # past 23:30 the window runs 30 minutes into the next day, ends included
+    assert m._where_and_when({}, {"dispatch_time": "2025-06-02 00:15:00"}, asap=True) is None
+    assert m._where_and_when({}, {"dispatch_time": "2025-06-02 00:16:00"}, asap=True) is not None
+    assert m._where_and_when({}, {}, asap=True) == (
+        "dispatch_time (none) not between the clock 2025-06-01 23:45:00 and the end of its day "
+        "(no time is stated)"
+    )
+
+
+def test_a_note_where_the_record_expects_none_is_unrequested() -> None:
+    want = order(
+        "T1", "S1", WANT_LINES, note="", location=HOME, delivery_time="2025-06-01 12:00:00"
+    )
+    m, req = _matcher(expected=[want])
+    assert m.mismatch(req, {**right_order(), "note": ""}) is None
+    assert m.mismatch(req, right_order()) == (
+        "note 'No green onions' asks what the task does not ask (no note expected)"
+    )
+
+
+def test_the_matcher_checks_stated_windows_against_the_task_clock() -> None:
+    m, req = _matcher()
+    # the clock is 11:00 and the order ships in 35 minutes: a window ending 11:10 cannot be
+    # met, so as soon as possible (11:35) is due
+    soon = replace(req, stated=(_window_stated(None, "2025-06-01 11:10"),))
+    made = {**right_order(), "dispatch_time": "2025-06-01 11:00:00"}
+    made["delivery_time"] = "2025-06-01 11:35:00"
+    assert m.stated_mismatch(soon, made) is None
