@@ -247,3 +247,12 @@ def test_the_matcher_checks_stated_windows_against_the_task_clock() -> None:
     made = {**right_order(), "dispatch_time": "2025-06-01 11:00:00"}
     made["delivery_time"] = "2025-06-01 11:35:00"
     assert m.stated_mismatch(soon, made) is None
+
+
+def test_a_blank_expected_time_checks_no_time_and_a_late_dispatch_is_named() -> None:
+    m, _ = _matcher()
+    assert m._where_and_when({"delivery_time": " ", "dispatch_time": None}, {}) is None
+    assert m._where_and_when({}, {"dispatch_time": "2025-06-02 09:00:00"}, asap=True) == (
+        "dispatch_time 2025-06-02 09:00:00 not between the clock 2025-06-01 11:00:00 and the "
+        "end of its day (no time is stated)"
+    )
