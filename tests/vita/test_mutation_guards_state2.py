@@ -4,6 +4,7 @@ about), in English and Chinese."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -256,3 +257,58 @@ def test_a_blank_expected_time_checks_no_time_and_a_late_dispatch_is_named() -> 
         "dispatch_time 2025-06-02 09:00:00 not between the clock 2025-06-01 11:00:00 and the "
         "end of its day (no time is stated)"
     )
+
+
+# ---- preparing the requirements ----------------------------------------------------------------
+
+
+def _untimed(rubrics: list[str], note: str = "", timed: bool = False) -> Any:
+    want = order(
+        "T1",
+        "S1",
+        WANT_LINES,
+        note=note,
+        location=HOME,
+        delivery_time="2025-06-01 12:00:00" if timed else "",
+        dispatch_time="2025-06-01 11:30:00" if timed else "",
+    )
+    return delivery_task(expected=[want], rubrics=rubrics)
+
+
+def _stated_of(task: Any) -> list[tuple[bool, list[tuple[str, str, int]]]]:
+    reqs, *_ = sg.delivery_state_evaluator().prepare(task)
+    return [(r.asap, [(s.field, str(s.window), s.moved_days) for s in r.stated]) for r in reqs]
+
+
+def test_a_stated_note_the_record_governs_is_skipped_but_what_follows_is_kept() -> None:
+    task = _untimed(
+        [
+            'The noodle order should have the note "less ice"',
+            "The noodle order should be delivered before 12:30",
+        ],
+        note="less ice",
+    )
+    assert _stated_of(task) == [(False, [("time", "[…, 2025-06-01 12:30:00]", 0)])]
+
+
+def test_a_far_stated_delivery_moves_to_the_clock_only_on_a_record_without_a_time() -> None:
+    rubric = ["The noodle order should be delivered before 12:30 on 2025-06-20"]
+    assert _stated_of(_untimed(rubric)) == [(False, [("time", "[…, 2025-06-01 12:30:00]", -19)])]
+    assert _stated_of(_untimed(rubric, timed=True)) == [
+        (False, [("time", "[…, 2025-06-20 12:30:00]", 0)])
+    ]
+
+
+def test_only_a_stated_time_or_date_makes_a_new_order_timed() -> None:
+    # a stated note leaves the order untimed: as soon as possible
+    assert _stated_of(_untimed(['The noodle order should have the note "less ice"'])) == [
+        (True, [("note", "None", 0)])
+    ]
+    _reqs, unchecked, coverage, _ = sg.delivery_state_evaluator().prepare(
+        _untimed(["Add a note to the noodle order"])
+    )
+    assert unchecked == [
+        "note: 'Add a note to the noodle order' asks a note on order T1 without its wording, "
+        "and the expected record has none"
+    ]
+    assert coverage["note"] == Counter({"checked": 1, "unchecked": 1})
