@@ -4,12 +4,21 @@ about), in English and Chinese."""
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from _vita_builders import HOME, WANT_LINES, delivery_task, order, right_order
+from _vita_builders import (
+    HOME,
+    WANT_LINES,
+    delivery_task,
+    final_state,
+    order,
+    right_order,
+    simulation,
+)
 
 from lifebench.vita.grading import state as sg
 from lifebench.vita.grading.constraints import Stated, Window
@@ -312,3 +321,20 @@ def test_only_a_stated_time_or_date_makes_a_new_order_timed() -> None:
         "and the expected record has none"
     ]
     assert coverage["note"] == Counter({"checked": 1, "unchecked": 1})
+
+
+# ---- the basis result ------------------------------------------------------------------------
+
+
+def test_evaluate_grades_the_episode_and_reports_coverage() -> None:
+    task = delivery_task()
+    ev = sg.delivery_state_evaluator()
+    done = asyncio.run(ev.evaluate(task, simulation(final_state(task, right_order()))))
+    assert (done.reward, done.gradable) == (1.0, True)
+    assert done.info["coverage"]["time"] == {"checked": 1}
+    assert done == ev.grade(task, simulation(final_state(task, right_order())))
+    # a task without a delivery requirement is ungradable, with its coverage all the same
+    none = delivery_task(expected=[order("T9", "S1", [("P3", 1, "")], order_type="instore")])
+    result = ev.grade(none, simulation(final_state(none, cancel=())))
+    assert (result.gradable, result.reward) == (False, 0.0)
+    assert result.info["coverage"] == {"unrequested": {"checked": 2}}
