@@ -338,3 +338,49 @@ def test_evaluate_grades_the_episode_and_reports_coverage() -> None:
     result = ev.grade(none, simulation(final_state(none, cancel=())))
     assert (result.gradable, result.reward) == (False, 0.0)
     assert result.info["coverage"] == {"unrequested": {"checked": 2}}
+
+
+def _two(rubrics: list[str], notes: tuple[str, str] = ("", ""), status: str = "paid") -> Any:
+    """Two untimed new orders (noodles and teas at S1, noodles at S2)."""
+    a = order(
+        "T1", "S1", WANT_LINES, note=notes[0], location=HOME, delivery_time="", dispatch_time=""
+    )
+    b = order("T2", "S2", [("P4", 1, "Mild Spicy")], note=notes[1], location=HOME, delivery_time="")
+    b.update(dispatch_time="", status=status)
+    return delivery_task(expected=[a, b], rubrics=rubrics)
+
+
+def _prepared(task: Any) -> tuple[list[tuple[str, bool, list[str]]], list[str], Any]:
+    reqs, unchecked, coverage, _ = sg.delivery_state_evaluator().prepare(task)
+    return [(r.order_id, r.asap, [s.field for s in r.stated]) for r in reqs], unchecked, coverage
+
+
+def test_a_stated_day_or_a_time_no_record_owns_makes_orders_timed() -> None:
+    reqs, _, _ = _prepared(_two(["The tea order should be delivered tomorrow"]))
+    assert reqs == [("T1", False, ["date"]), ("T2", True, [])]
+    reqs, _, _ = _prepared(_two(["The delivery should be tomorrow"]))
+    assert reqs == [("T1", False, []), ("T2", False, [])]
+    reqs, unchecked, _ = _prepared(_two(["The delivery should be at 12:30"]))
+    assert reqs == [("T1", False, []), ("T2", False, [])]
+    assert [line.split(":")[0] for line in unchecked] == ["time"]
+    # a note no record owns leaves them as soon as possible
+    reqs, _, _ = _prepared(_two(['The order should have the note "x"']))
+    assert reqs == [("T1", True, []), ("T2", True, [])]
+
+
+def test_a_cancelled_new_order_is_never_as_soon_as_possible() -> None:
+    reqs, _, _ = _prepared(_two(["r"], status="cancelled"))
+    assert reqs == [("T1", True, []), ("T2", False, [])]
+
+
+def test_a_note_without_wording_no_record_owns_is_checked_when_every_live_order_has_one() -> None:
+    _reqs, unchecked, coverage = _prepared(_two(["Add a note to the order"], ("n1", "n2")))
+    assert unchecked == []
+    assert coverage["note"] == Counter({"checked": 3})
+    # one live order without a note: which one is meant cannot be told
+    _, unchecked, _ = _prepared(_two(["Add a note to the order"], ("n1", "")))
+    assert [line.split(":")[0] for line in unchecked] == ["note"]
+    # a wording, or a time, no record owns stays unchecked
+    for rubric in ['The order should have the note "x"', "The delivery should be at 12:30"]:
+        _, unchecked, _ = _prepared(_two([rubric], ("n1", "n2")))
+        assert len(unchecked) == 1, rubric
