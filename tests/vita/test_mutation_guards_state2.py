@@ -384,3 +384,13 @@ def test_a_note_without_wording_no_record_owns_is_checked_when_every_live_order_
     for rubric in ['The order should have the note "x"', "The delivery should be at 12:30"]:
         _, unchecked, _ = _prepared(_two([rubric], ("n1", "n2")))
         assert len(unchecked) == 1, rubric
+
+
+def test_a_cancelled_order_needs_no_note_for_a_note_no_record_owns() -> None:
+    task = _two(["Add a note to the order"], ("n1", "n2"))
+    raw = task.model_dump(mode="json", by_alias=True)
+    o1 = {**raw["environment"]["orders"]["O1"], "status": "cancelled", "note": ""}
+    raw["evaluation_criteria"]["expected_states"][0]["required_orders"].append(o1)
+    reqs, unchecked, _ = _prepared(VitaTask.model_validate(raw))
+    assert [r[0] for r in reqs] == ["T1", "T2", "O1"]
+    assert unchecked == []
