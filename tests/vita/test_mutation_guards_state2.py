@@ -394,3 +394,29 @@ def test_a_cancelled_order_needs_no_note_for_a_note_no_record_owns() -> None:
     reqs, unchecked, _ = _prepared(VitaTask.model_validate(raw))
     assert [r[0] for r in reqs] == ["T1", "T2", "O1"]
     assert unchecked == []
+
+
+def test_a_stated_time_goes_to_the_record_whose_own_time_agrees() -> None:
+    a = order("T1", "S1", WANT_LINES, location=HOME, delivery_time="2025-06-01 12:00:00")
+    b = order("T2", "S2", [("P4", 1, "Mild Spicy")], location=HOME)
+    b.update(delivery_time="2025-06-01 18:00:00", dispatch_time="2025-06-01 17:30:00")
+    task = delivery_task(expected=[a, b], rubrics=["The delivery should be at 18:00"])
+    reqs, unchecked, _ = _prepared(task)
+    assert [(r[0], r[2]) for r in reqs] == [("T1", []), ("T2", ["time"])]
+    assert unchecked == []
+
+
+def test_no_live_order_means_no_note_is_attributed() -> None:
+    raw = delivery_task(rubrics=['The order should have the note "x"']).model_dump(
+        mode="json", by_alias=True
+    )
+    state = raw["evaluation_criteria"]["expected_states"][0]
+    state["required_orders"] = state["required_orders"][1:]  # only O1's cancellation
+    reqs, unchecked, _ = _prepared(VitaTask.model_validate(raw))
+    assert (reqs, unchecked) == ([("O1", False, [])], [])
+
+
+def test_statements_after_a_checked_note_no_record_owns_are_still_read() -> None:
+    task = _two(["Add a note to the order", "The delivery should be at 12:30"], ("n1", "n2"))
+    _, unchecked, _ = _prepared(task)
+    assert [line.split(":")[0] for line in unchecked] == ["time"]
