@@ -420,3 +420,13 @@ def test_statements_after_a_checked_note_no_record_owns_are_still_read() -> None
     task = _two(["Add a note to the order", "The delivery should be at 12:30"], ("n1", "n2"))
     _, unchecked, _ = _prepared(task)
     assert [line.split(":")[0] for line in unchecked] == ["time"]
+
+
+def test_a_new_order_reusing_a_pre_existing_id_does_not_go_by_it() -> None:
+    again = order("O2", "S1", [("P1", 1, "Mild Spicy")], location=HOME, dispatch_time="")
+    other = order("T2", "S2", [("P4", 1, "Mild Spicy")], location=HOME, dispatch_time="")
+    rubrics = ["Order the same as O2 again", "The order O2 should be delivered at 12:30"]
+    reqs, unchecked, _ = _prepared(delivery_task(expected=[again, other], rubrics=rubrics))
+    # the time is about the pre-existing O2, not about the new order that reuses its id
+    assert reqs == [("O2", True, []), ("T2", True, [])]
+    assert unchecked == []
