@@ -430,3 +430,24 @@ def test_a_new_order_reusing_a_pre_existing_id_does_not_go_by_it() -> None:
     # the time is about the pre-existing O2, not about the new order that reuses its id
     assert reqs == [("O2", True, []), ("T2", True, [])]
     assert unchecked == []
+
+
+def test_a_rubric_naming_an_order_by_id_is_about_that_requirement() -> None:
+    a = order("T1", "S1", WANT_LINES, location=HOME, delivery_time="", dispatch_time="")
+    b = order("T2", "S2", [("P4", 1, "Mild Spicy")], location=HOME, dispatch_time="")
+    timed = "The order T1 should be delivered at 12:30"
+    reqs, _, _ = _prepared(delivery_task(expected=[a, b], rubrics=[timed]))
+    assert [(r[0], r[2]) for r in reqs] == [("T1", ["time"]), ("T2", [])]
+    # a pre-existing order the task edits goes by its own id
+    o1 = {**delivery_task().environment["orders"]["O1"], "note": "less ice"}
+    rubrics = [
+        'Modify the note of order O1 to: "less ice"',
+        "The order O1 should be delivered at 12:30",
+    ]
+    reqs, _, _ = _prepared(delivery_task(expected=[a, b, o1], rubrics=rubrics))
+    assert [(r[0], r[2]) for r in reqs] == [("T1", []), ("T2", []), ("O1", ["time"])]
+    # a cancelled one is no candidate: nothing stated is checked on it
+    reqs, _, _ = _prepared(
+        delivery_task(rubrics=["Cancel O1", "The order O1 should be delivered at 12:30"])
+    )
+    assert [(r[0], r[2]) for r in reqs] == [("T1", []), ("O1", [])]
