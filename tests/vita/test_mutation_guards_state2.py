@@ -451,3 +451,27 @@ def test_a_rubric_naming_an_order_by_id_is_about_that_requirement() -> None:
         delivery_task(rubrics=["Cancel O1", "The order O1 should be delivered at 12:30"])
     )
     assert [(r[0], r[2]) for r in reqs] == [("T1", []), ("O1", [])]
+
+
+def test_coverage_counts_every_check_each_requirement_makes() -> None:
+    ev = sg.delivery_state_evaluator()
+    _, _, coverage, _ = ev.prepare(delivery_task())
+    assert {k: dict(v) for k, v in coverage.items()} == {
+        "status": {"checked": 2},
+        "store": {"checked": 1},
+        "products": {"checked": 3},
+        "note": {"checked": 2},
+        "attribute": {"checked": 3},
+        "address": {"checked": 1},
+        "time": {"checked": 1},
+        "unrequested": {"checked": 2},
+    }
+    # a pre-existing order's note edit: its status and note only
+    o1 = {**delivery_task().environment["orders"]["O1"], "note": "less ice"}
+    task = delivery_task(expected=[o1], rubrics=['Modify the note of order O1 to: "less ice"'])
+    _, _, coverage, _ = ev.prepare(task)
+    assert {k: dict(v) for k, v in coverage.items()} == {
+        "status": {"checked": 1},
+        "note": {"checked": 1},
+        "unrequested": {"checked": 2},
+    }
