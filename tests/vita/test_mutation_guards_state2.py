@@ -475,3 +475,13 @@ def test_coverage_counts_every_check_each_requirement_makes() -> None:
         "note": {"checked": 1},
         "unrequested": {"checked": 2},
     }
+
+
+def test_a_new_order_without_an_expected_address_checks_none_and_says_so() -> None:
+    want = order("T1", "S1", WANT_LINES, location=None, delivery_time="2025-06-01 12:00:00")
+    _, unchecked, coverage, _ = sg.delivery_state_evaluator().prepare(
+        delivery_task(expected=[want])
+    )
+    assert "address" not in {k for k, v in coverage.items() if v["checked"]}
+    assert unchecked == ["address: new order T1 has no expected delivery address"]
+    assert coverage["address"] == Counter({"unchecked": 1})
