@@ -485,3 +485,12 @@ def test_a_new_order_without_an_expected_address_checks_none_and_says_so() -> No
     assert "address" not in {k for k, v in coverage.items() if v["checked"]}
     assert unchecked == ["address: new order T1 has no expected delivery address"]
     assert coverage["address"] == Counter({"unchecked": 1})
+
+
+def test_each_stated_time_or_worded_note_is_one_check_more() -> None:
+    ev = sg.delivery_state_evaluator()
+    _, _, coverage, _ = ev.prepare(_untimed(["The noodle order should be delivered before 12:30"]))
+    assert coverage["time"] == Counter({"checked": 1})
+    _, _, coverage, _ = ev.prepare(_untimed(['The noodle order should have the note "less ice"']))
+    assert coverage["note"] == Counter({"checked": 2})
+    assert coverage["time"] == Counter({"checked": 1})  # as soon as possible
