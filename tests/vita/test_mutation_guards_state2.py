@@ -494,3 +494,10 @@ def test_each_stated_time_or_worded_note_is_one_check_more() -> None:
     _, _, coverage, _ = ev.prepare(_untimed(['The noodle order should have the note "less ice"']))
     assert coverage["note"] == Counter({"checked": 2})
     assert coverage["time"] == Counter({"checked": 1})  # as soon as possible
+
+
+def test_only_pre_existing_orders_of_the_evaluators_types_are_guarded() -> None:
+    raw = delivery_task().model_dump(mode="json", by_alias=True)
+    raw["environment"]["orders"]["O3"] = order("O3", "S2", [("P5", 1, "")], order_type="instore")
+    _, _, coverage, _ = sg.delivery_state_evaluator().prepare(VitaTask.model_validate(raw))
+    assert coverage["unrequested"] == Counter({"checked": 2})
