@@ -501,3 +501,10 @@ def test_only_pre_existing_orders_of_the_evaluators_types_are_guarded() -> None:
     raw["environment"]["orders"]["O3"] = order("O3", "S2", [("P5", 1, "")], order_type="instore")
     _, _, coverage, _ = sg.delivery_state_evaluator().prepare(VitaTask.model_validate(raw))
     assert coverage["unrequested"] == Counter({"checked": 2})
+
+
+def test_an_unchecked_line_counts_for_its_own_field_class() -> None:
+    # the line "time: '... at 12:30' states ..." holds more colons than the one after its class
+    _, _, coverage = _prepared(_two(["The delivery should be at 12:30"]))
+    assert coverage["time"] == Counter({"unchecked": 1})
+    assert "unchecked" not in coverage["products"]
