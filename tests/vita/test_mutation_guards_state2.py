@@ -508,3 +508,7 @@ def test_an_unchecked_line_counts_for_its_own_field_class() -> None:
     _, _, coverage = _prepared(_two(["The delivery should be at 12:30"]))
     assert coverage["time"] == Counter({"unchecked": 1})
     assert "unchecked" not in coverage["products"]
+    # a line of no field class counts as products
+    coverage: sg.Coverage = {}
+    sg.delivery_state_evaluator().count(delivery_task(), [], ["lines: 2 unreadable"], coverage)
+    assert coverage["products"] == Counter({"unchecked": 1})
