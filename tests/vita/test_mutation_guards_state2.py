@@ -509,6 +509,15 @@ def test_an_unchecked_line_counts_for_its_own_field_class() -> None:
     assert coverage["time"] == Counter({"unchecked": 1})
     assert "unchecked" not in coverage["products"]
     # a line of no field class counts as products
-    coverage: sg.Coverage = {}
-    sg.delivery_state_evaluator().count(delivery_task(), [], ["lines: 2 unreadable"], coverage)
-    assert coverage["products"] == Counter({"unchecked": 1})
+    own: sg.Coverage = {}
+    sg.delivery_state_evaluator().count(delivery_task(), [], ["lines: 2 unreadable"], own)
+    assert own["products"] == Counter({"unchecked": 1})
+
+
+def test_records_after_a_pre_existing_one_are_still_read_for_unchecked_asks() -> None:
+    cancel = {**delivery_task().environment["orders"]["O1"], "status": "cancelled"}
+    want = order("T1", "S1", WANT_LINES, location=None, delivery_time="2025-06-01 12:00:00")
+    _, unchecked, _, _ = sg.delivery_state_evaluator().prepare(
+        delivery_task(expected=[cancel, want])
+    )
+    assert unchecked == ["address: new order T1 has no expected delivery address"]
