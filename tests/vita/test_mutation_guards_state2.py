@@ -521,3 +521,31 @@ def test_records_after_a_pre_existing_one_are_still_read_for_unchecked_asks() ->
         delivery_task(expected=[cancel, want])
     )
     assert unchecked == ["address: new order T1 has no expected delivery address"]
+
+
+def test_a_cancelled_new_record_asks_no_address() -> None:
+    want = order("T1", "S1", WANT_LINES, location=HOME, delivery_time="2025-06-01 12:00:00")
+    dropped = order("T2", "S2", [("P4", 1, "Mild Spicy")], location=None, status="cancelled")
+    _, unchecked, _, _ = sg.delivery_state_evaluator().prepare(
+        delivery_task(expected=[want, dropped])
+    )
+    assert unchecked == []
+
+
+def test_a_replaced_order_may_change_its_status_but_not_its_note() -> None:
+    replacing = order(
+        "O1",
+        "S1",
+        WANT_LINES,
+        note="No green onions",
+        location=HOME,
+        delivery_time="2025-06-01 12:00:00",
+    )
+    task = delivery_task(expected=[replacing])
+    (req,) = required_orders(task, frozenset({"delivery"}))
+    assert (req.kind, req.target) == ("replaced", "O1")
+    final = final_state(task, right_order())
+    assert sg.delivery_state_evaluator().grade(task, simulation(final)).reward == 1.0
+    final["orders"]["O1"]["note"] = "changed"
+    result = sg.delivery_state_evaluator().grade(task, simulation(final))
+    assert [c.id for c in result.criteria if not c.met] == ["no_unrequested_changes"]
