@@ -20,6 +20,7 @@ from _vita_builders import (
     simulation,
 )
 
+from lifebench.evaluation import CriterionVerdict
 from lifebench.vita.grading import state as sg
 from lifebench.vita.grading.constraints import Stated, Window
 from lifebench.vita.grading.expected import required_orders
@@ -549,3 +550,26 @@ def test_a_replaced_order_may_change_its_status_but_not_its_note() -> None:
     final["orders"]["O1"]["note"] = "changed"
     result = sg.delivery_state_evaluator().grade(task, simulation(final))
     assert [c.id for c in result.criteria if not c.met] == ["no_unrequested_changes"]
+
+
+def test_a_stated_time_on_an_edited_pre_existing_order_decides_its_criterion() -> None:
+    o1 = {**delivery_task().environment["orders"]["O1"], "note": "less ice"}
+    rubrics = [
+        'Modify the note of order O1 to: "less ice"',
+        "The order O1 should be delivered at 12:30",
+    ]
+    task = delivery_task(expected=[o1], rubrics=rubrics)
+    final = final_state(task, cancel=())
+    final["orders"]["O1"].update(note="less ice", delivery_time="2025-06-01 12:30:00")
+
+    def o1_verdict() -> CriterionVerdict:
+        result = sg.delivery_state_evaluator().grade(task, simulation(final))
+        (verdict,) = [c for c in result.criteria if c.id.endswith(":O1")]
+        return verdict
+
+    assert o1_verdict().met
+    final["orders"]["O1"]["delivery_time"] = "2025-06-01 14:00:00"
+    late = o1_verdict()
+    assert (late.id, late.met) == ("order[0]:O1", False)
+    assert late.evidence.startswith("delivery_time 2025-06-01 14:00:00 not in ")
+    assert late.description.startswith("existing delivery order O1 at S1")
