@@ -509,3 +509,13 @@ def test_a_named_note_is_read_beside_a_stated_delivery_time() -> None:
 
 def test_a_named_note_needs_a_note_wording() -> None:
     assert st.named_notes(_task(["Add a note to order O1"])) == {}
+
+
+def test_named_notes_read_no_ids_from_orders_that_are_not_a_table() -> None:
+    # an orders value that is a list (not id → record) names no pre-existing order: a rubric
+    # naming "O1" is then about no record, in English and in Chinese
+    for rubric in ['Modify the note of order O1 to: "no onions"', "把订单O1的备注改为：不要洋葱"]:
+        raw = _task([rubric]).model_dump(mode="json", by_alias=True)
+        assert st.named_notes(VitaTask.model_validate(raw)) != {}
+        raw["environment"]["orders"] = ["O1", "O2"]
+        assert st.named_notes(VitaTask.model_validate(raw)) == {}
