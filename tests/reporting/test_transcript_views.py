@@ -208,7 +208,7 @@ def test_reports_mark_runs_that_are_not_comparable(tmp_path: Path) -> None:
     assert docs[1]["comparability"]["reference"] == "a"
     assert [d["aspect"] for d in docs[1]["comparability"]["differences"]] == ["judge"]
     assert docs[2]["comparability"]["comparable"] is True
-    assert docs[0]["provenance"]["graders"]["state"] == "vita.grading.state:2"
+    assert docs[0]["provenance"]["graders"]["state"] == "vita.grading.state:3"
     html_path, md_path = tmp_path / "r.html", tmp_path / "r.md"
     code, _, _ = _cli(
         "report", str(a), str(b), "--html", str(html_path), "--markdown", str(md_path)

@@ -171,10 +171,10 @@ def test_each_difference_is_named_once_and_classified(
 
 
 def test_grader_versions_differing_unknown_or_mixed() -> None:
-    newer = _provenance(graders={**GRADERS, "state": "vita.grading.state:2"})
+    newer = _provenance(graders={**GRADERS, "state": "vita.grading.state:3"})
     diffs = compare_facts(REFERENCE, _facts(gradings=[({"bases": CONFIG["bases"]}, newer)]))
     assert [(d.aspect, d.comparable, d.a, d.b) for d in diffs] == [
-        ("grader", False, "vita.grading.state:1", "vita.grading.state:2")
+        ("grader", False, "vita.grading.state:1", "vita.grading.state:3")
     ]
     assert "state" in diffs[0].detail
     unknown = _facts(gradings=[({"bases": CONFIG["bases"]}, None)])

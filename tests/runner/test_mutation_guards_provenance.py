@@ -28,7 +28,7 @@ from lifebench.runner._provenance import (
 MODELS = dict(_provenance().models)
 NO_JUDGE = {k: v for k, v in MODELS.items() if k != "judge"}
 AGENT_ONLY = {"agent": MODELS["agent"]}
-NEWER = _provenance(graders={**GRADERS, "state": "vita.grading.state:2"})
+NEWER = _provenance(graders={**GRADERS, "state": "vita.grading.state:3"})
 MANY_A = {f"a{i}": "h" for i in range(7)} | {"s": "h"}
 MANY_B = {f"b{i}": "h" for i in range(6)} | {"s": "h"}
 EDITED = {k: "other" for k in MANY_A}
@@ -338,9 +338,9 @@ EXPECTED: dict[str, list[tuple[str, str, Any, Any, bool]]] = {
     "grader-version": [
         (
             "grader",
-            "grader version of 'state': vita.grading.state:1 vs vita.grading.state:2",
+            "grader version of 'state': vita.grading.state:1 vs vita.grading.state:3",
             "vita.grading.state:1",
-            "vita.grading.state:2",
+            "vita.grading.state:3",
             False,
         )
     ],
@@ -392,8 +392,8 @@ EXPECTED: dict[str, list[tuple[str, str, Any, Any, bool]]] = {
         (
             "grader",
             "the first run's 'state' evaluations come from several grader "
-            "versions (vita.grading.state:1, vita.grading.state:2)",
-            ["vita.grading.state:1", "vita.grading.state:2"],
+            "versions (vita.grading.state:1, vita.grading.state:3)",
+            ["vita.grading.state:1", "vita.grading.state:3"],
             ["vita.grading.state:1"],
             False,
         ),
@@ -418,9 +418,9 @@ EXPECTED: dict[str, list[tuple[str, str, Any, Any, bool]]] = {
         (
             "grader",
             "the second run's 'state' evaluations come from several grader "
-            "versions (vita.grading.state:1, vita.grading.state:2)",
+            "versions (vita.grading.state:1, vita.grading.state:3)",
             ["vita.grading.state:1"],
-            ["vita.grading.state:1", "vita.grading.state:2"],
+            ["vita.grading.state:1", "vita.grading.state:3"],
             False,
         ),
         (
@@ -532,7 +532,7 @@ def test_the_facts_of_a_store_part_by_part() -> None:
     assert facts.session == _provenance()
     assert facts.graders == {
         "rubric": ["vita.grading.rubric:1"],
-        "state": ["vita.grading.state:1", "vita.grading.state:2"],
+        "state": ["vita.grading.state:1", "vita.grading.state:3"],
     }
     assert facts.judges == ["gpt-j", "spec-judge"]
     assert facts.mixed is True and facts.tasks == TASKS

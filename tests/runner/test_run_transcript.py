@@ -255,7 +255,7 @@ def test_eval_migrates_a_version_2_store_and_records_its_provenance(tmp_path: Pa
     with RunStore.read(out) as store:
         assert store.meta.schema_version == 3
         facts = store.facts()
-    assert facts.graders == {"state": ["vita.grading.state:2"]}
+    assert facts.graders == {"state": ["vita.grading.state:3"]}
     assert facts.session is None  # no run session was opened since
 
 
@@ -274,7 +274,7 @@ def test_provenance_of_a_run_names_versions_tasks_graders_and_models(
 
     assert p.lifebench_version == __version__
     assert p.tasks == 2 and p.tasks_hash == tasks_hash(tasks)
-    assert p.graders == {"rubric": "vita.grading.rubric:2", "state": "vita.grading.state:2"}
+    assert p.graders == {"rubric": "vita.grading.rubric:2", "state": "vita.grading.state:3"}
     assert {role: m.model for role, m in p.models.items()} == {
         "agent": "agent",
         "user": "user",

@@ -295,6 +295,8 @@ _PERIODS: tuple[tuple[re.Pattern[str], int, int], ...] = (
 )
 _PM_PERIODS = re.compile(r"下午|傍晚|晚上|晚间|夜里|夜间|今晚|明晚|evening|night|afternoon", re.I)
 _NOON_PERIODS = re.compile(r"中午|正午|午间|noon", re.I)
+# "晚上12点" / "tonight 12:00" is midnight, the end of that day (下午12点 stays noon)
+_NIGHT_PERIODS = re.compile(r"晚上|晚间|夜里|夜间|今晚|明晚|night", re.I)
 
 _TODAY = re.compile(
     r"\btoday\b|\btonight\b|\bthis (?:morning|afternoon|evening)\b|今天|今日|今晚|今早", re.I
@@ -413,6 +415,8 @@ def _hour(h: int, period: str | None, ap: str | None) -> int | None:
         if not 1 <= h <= 12:
             return None
         return (h % 12) + (12 if pm else 0)
+    if period and h == 12 and _NIGHT_PERIODS.search(period):
+        return 24
     if period and _PM_PERIODS.search(period) and h < 12:
         return h + 12
     if period and _NOON_PERIODS.search(period) and 1 <= h <= 3:
@@ -434,10 +438,23 @@ def _times(text: str) -> list[tuple[int, int, time, bool]]:
         elif 0 <= h < 24:
             found.append((start, end, time(h, mi, s), False))
 
-    period_near = re.compile(rf"({_ZH_PERIOD}|evening|night|afternoon|morning|noon)\s*$", re.I)
+    # the part of the day just before a clock time ("晚上8:00", "tonight at 8:00") or just
+    # after it ("8:00 tonight", "8:00 in the evening")
+    period_near = re.compile(
+        rf"({_ZH_PERIOD}|evening|night|afternoon|morning|noon)"
+        r"(?:\s+(?:at|by|before|after|around|about|until|till))?\s*$",
+        re.I,
+    )
+    period_after = re.compile(
+        r"\s*(?:to(night)|(?:this|in the|tomorrow) (evening|afternoon|morning)|at (night))\b", re.I
+    )
     for m in _CLOCK.finditer(text):
-        before = period_near.search(text[max(0, m.start() - 12) : m.start()])
-        h = _hour(int(m["h"]), before.group(1) if before else None, m["ap"])
+        near = period_near.search(text[max(0, m.start() - 20) : m.start()])
+        after = period_after.match(text, m.end())
+        period = near.group(1) if near else None
+        if period is None and after is not None:
+            period = next(g for g in after.groups() if g)
+        h = _hour(int(m["h"]), period, m["ap"])
         add(m.start(), m.end(), h, int(m["m"]), int(m["s"] or 0))
     for m in _AMPM.finditer(text):
         add(m.start(), m.end(), _hour(int(m["h"]), None, m["ap"]), 0)

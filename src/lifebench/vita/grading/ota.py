@@ -46,7 +46,7 @@ from lifebench.vita.grading.state import (
 from lifebench.vita.task import VitaTask
 from lifebench.vita.timefmt import parse_time
 
-GRADER_VERSION = 2
+GRADER_VERSION = 3
 """Version of this module's grading rules: bump it with any change to them (CONTRIBUTING.md)."""
 
 #: Order types graded by the OTA evaluator.
