@@ -192,3 +192,30 @@ def test_closing_forgets_the_connection_and_use_reopens_it(tmp_path: Path) -> No
     assert asyncio.run(memo.get("web_search", "other")) is None
     assert asyncio.run(memo.get("map_search_places", "K")) is None
     memo.close()
+
+
+def test_a_try_at_the_deadline_itself_is_not_the_last(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the memo gives up only once the busy timeout has *passed*: a lock still held exactly at
+    # the deadline is tried again
+    made, _, clock = flaky(monkeypatch, failures=0)
+    start = clock.now
+    deadline = start + 1.0
+    real_execute = FlakyConnection.execute
+
+    def execute(self: FlakyConnection, sql: str, *args: Any) -> sqlite3.Cursor:
+        if sql.startswith("PRAGMA busy_timeout") and clock.now <= deadline:
+            raise sqlite3.OperationalError("database is locked")
+        return real_execute(self, sql, *args)
+
+    def sleep(seconds: float) -> None:
+        clock.sleeps.append(seconds)
+        clock.now = deadline if clock.now < deadline else clock.now + seconds
+
+    monkeypatch.setattr(FlakyConnection, "execute", execute)
+    monkeypatch.setattr(clock, "sleep", sleep)
+    memo = SimulationMemo(tmp_path, busy_timeout_s=1.0)
+    assert len(memo) == 0
+    assert len(clock.sleeps) == 2 and not made[0].closed
+    memo.close()
