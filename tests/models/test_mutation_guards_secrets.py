@@ -57,6 +57,8 @@ def test_a_secret_needs_eight_characters() -> None:
     assert Scrubber.of(["abcdefgh"])("abcdefgh") == REDACTED
     assert Scrubber.of(["", "EMPTY"]).forms == ()
     assert Scrubber.of(["", "EMPTY"]).encoded is None
+    # only the placeholder itself is no key: a key that contains the word is one
+    assert secret_forms("XXEMPTYXX") == ("XXEMPTYXX",)
 
 
 def test_every_form_of_a_known_secret_is_masked() -> None:
@@ -129,6 +131,10 @@ def test_optional_text() -> None:
         ("Basic%20dXNlcjpwYXNzd29yZA==", "Basic%20***"),
         ("Basic " + base64.urlsafe_b64encode(b"\xfb\xff:\xfb\xff?>").decode(), "Basic ***"),
         ("Basic aGVsbG8gd29ybGQ=", "Basic aGVsbG8gd29ybGQ="),  # no colon: not a credential
+        ("Basic dXNlcjpwYXNzMQ", "Basic ***"),  # two padding characters left out
+        ("Basic dXNlcjpwd2Q", "Basic ***"),  # one left out
+        ("Basic abcdefghi", "Basic abcdefghi"),  # not base64 at all
+        ("Bearer Xylophones", "Bearer Xylophones"),  # letters only: a word
         ("basic research", "basic research"),
         ("Authorization: abcdefgh12345", "Authorization: ***"),
         ('{"x-api-key": "abcdefgh12345"}', '{"x-api-key": "***"}'),
@@ -268,3 +274,14 @@ def test_a_logger_without_the_filter_gets_one(guard_logger: logging.Logger) -> N
     guard_logger.addHandler(logging.NullHandler())
     scrub_logs(guard_logger.name)
     assert len(scrubbing(guard_logger)) == 1
+
+
+def test_the_lifebench_logger_is_the_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    logger = logging.getLogger("lifebench")
+    monkeypatch.setattr(logger, "handlers", [h for h in logger.handlers if not scrubbing_only(h)])
+    scrub_logs()
+    assert len(scrubbing(logger)) == 1
+
+
+def scrubbing_only(handler: logging.Handler) -> bool:
+    return any(isinstance(f, ScrubbingFilter) for f in handler.filters)
