@@ -21,3 +21,9 @@ def test_an_endpoint_without_a_host_is_named_as_the_endpoint() -> None:
     pricing = pricing_for("gpt-4.1", "unix:/var/run/llm.sock")
     assert isinstance(pricing, Unpriced)
     assert pricing.reason == "the endpoint is a self-hosted server (no per-token price)"
+
+
+def test_an_unreadable_endpoint_url_is_unpriced_and_says_so() -> None:
+    pricing = pricing_for("gpt-4.1", "http://[::1/v1")
+    assert pricing == Unpriced("the endpoint URL cannot be read")
+    assert (pricing.source, pricing.cost(10, 10)) == (None, None)
