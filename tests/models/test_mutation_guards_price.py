@@ -27,3 +27,15 @@ def test_an_unreadable_endpoint_url_is_unpriced_and_says_so() -> None:
     pricing = pricing_for("gpt-4.1", "http://[::1/v1")
     assert pricing == Unpriced("the endpoint URL cannot be read")
     assert (pricing.source, pricing.cost(10, 10)) == (None, None)
+
+
+def test_a_self_hosted_server_is_named_in_the_reason() -> None:
+    pricing = pricing_for("gpt-4.1", "http://LocalHost:8000/v1")
+    assert pricing == Unpriced("localhost is a self-hosted server (no per-token price)")
+
+
+def test_a_model_the_table_does_not_know_is_unpriced_with_the_table_named() -> None:
+    pricing = pricing_for("no-such-model-xyz", "https://api.example.com/v1")
+    assert pricing == Unpriced(
+        f"genai-prices {genai_prices.__version__} has no price for 'no-such-model-xyz'"
+    )
