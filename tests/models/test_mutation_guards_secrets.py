@@ -206,6 +206,8 @@ def test_the_secrets_of_a_url_longest_first_raw_and_decoded() -> None:
     assert url_secrets(url) == ("pa%40ss-word", "k%2By-12345", "pa@ss-word", "k+y-12345")
     assert url_secrets("https://only-user-1@h/v1") == ("only-user-1",)
     assert url_secrets("https://h/v1?flag&token=12345678") == ("12345678",)
+    # a value holding "=" is one secret: everything after the first "="
+    assert url_secrets("https://h/v1?token=abc=defghijkl&x=1") == ("abc=defghijkl",)
 
 
 def test_a_redacted_url_keeps_what_locates_the_server() -> None:
