@@ -146,6 +146,8 @@ def test_optional_text() -> None:
         ("see https://host/v1 and mail me@host", "see https://host/v1 and mail me@host"),
         ("plain words, nothing else", "plain words, nothing else"),
         ("a=b: c@d", "a=b: c@d"),
+        # a text holding every marker the pre-check looks for is still scrubbed
+        ("BEARER BASIC basic: Bearer abcdefgh12345 = @", "BEARER BASIC basic: Bearer *** = @"),
     ],
 )
 def test_credential_shapes_leave_exactly_this_text(text: str, expected: str) -> None:
@@ -159,8 +161,10 @@ def test_credential_shapes_leave_exactly_this_text(text: str, expected: str) -> 
         ("é Bearer abcdefgh12345", "é Bearer ***"),
         ("é x-api-\u212aey: abcdefgh12345", "é x-api-\u212aey: ***"),
         ("é https://h/v1?\u017fig=abcdefgh12345", "é https://h/v1?\u017fig=***"),
+        # every letter that folds at once
+        ("\u212a\u0130\u0131 ba\u017fic dXNlcjpwYXNzd29yZA==", "\u212a\u0130\u0131 ba\u017fic ***"),
     ],
-    ids=["long-s", "accent", "kelvin", "long-s-query"],
+    ids=["long-s", "accent", "kelvin", "long-s-query", "all-folds"],
 )
 def test_non_ascii_text_is_folded_before_the_words_are_looked_for(text: str, expected: str) -> None:
     assert Scrubber.of()(text) == expected
@@ -208,6 +212,8 @@ def test_the_secrets_of_a_url_longest_first_raw_and_decoded() -> None:
     assert url_secrets("https://h/v1?flag&token=12345678") == ("12345678",)
     # a value holding "=" is one secret: everything after the first "="
     assert url_secrets("https://h/v1?token=abc=defghijkl&x=1") == ("abc=defghijkl",)
+    # 8 characters as written count, however short the decoded value
+    assert url_secrets("https://h/v1?key=%41%42cd") == ("%41%42cd", "ABcd")
 
 
 def test_a_redacted_url_keeps_what_locates_the_server() -> None:
@@ -215,6 +221,7 @@ def test_a_redacted_url_keeps_what_locates_the_server() -> None:
     assert redact_url("https://:pw@h/p") == "https://***@h/p"
     assert redact_url("https://h:0/p") == "https://h:0/p"
     assert redact_url("https://[fe80::1]:9/p") == "https://[fe80::1]:9/p"
+    assert redact_url("file:///tmp/x?q=1#f") == "file:///tmp/x"
 
 
 def test_scrub_replaces_each_given_secret() -> None:
