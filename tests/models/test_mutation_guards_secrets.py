@@ -148,6 +148,17 @@ def test_optional_text() -> None:
         ("a=b: c@d", "a=b: c@d"),
         # a text holding every marker the pre-check looks for is still scrubbed
         ("BEARER BASIC basic: Bearer abcdefgh12345 = @", "BEARER BASIC basic: Bearer *** = @"),
+        # ... or every word of one pattern
+        (
+            "authorization apikey api-key api_key access-token access_token client-secret "
+            "client_secret auth-token auth_token, x-api-key: abcdefgh12345",
+            "authorization apikey api-key api_key access-token access_token client-secret "
+            "client_secret auth-token auth_token, x-api-key: ***",
+        ),
+        (
+            "key= token= sig= signature= secret= password= auth= https://h/v1?token=abcdefgh12345",
+            "key= token= sig= signature= secret= password= auth= https://h/v1?token=***",
+        ),
     ],
 )
 def test_credential_shapes_leave_exactly_this_text(text: str, expected: str) -> None:
