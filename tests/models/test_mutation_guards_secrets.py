@@ -54,6 +54,8 @@ def test_a_secret_needs_eight_characters() -> None:
     assert secret_forms("abcdefg") == ()
     assert secret_forms("abcdefgh") != ()
     assert Scrubber.of(["abcdefg"])("abcdefg") == "abcdefg"
+    short = base64.b64encode(b"abcdefg").decode()
+    assert Scrubber.of(["abcdefg"])(short) == short  # nor its base64
     assert Scrubber.of(["abcdefgh"])("abcdefgh") == REDACTED
     assert Scrubber.of(["", "EMPTY"]).forms == ()
     assert Scrubber.of(["", "EMPTY"]).encoded is None
