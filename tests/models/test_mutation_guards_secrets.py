@@ -61,6 +61,7 @@ def test_a_secret_needs_eight_characters() -> None:
     assert Scrubber.of(["", "EMPTY"]).encoded is None
     # only the placeholder itself is no key: a key that contains the word is one
     assert secret_forms("XXEMPTYXX") == ("XXEMPTYXX",)
+    assert Scrubber.of(["XXEMPTYXX"])("key XXEMPTYXX") == "key ***"
 
 
 def test_every_form_of_a_known_secret_is_masked() -> None:
