@@ -205,10 +205,12 @@ SQL_KEYWORDS = frozenset(
 
 
 def sql_vocabulary() -> frozenset[str]:
-    """SQL keywords plus every word of the run store's schema (tables, columns, types)."""
+    """SQL keywords plus every word of the schemas the rule's modules write (tables, columns,
+    types): the run store's and the TravelBench sandbox memo's."""
     from lifebench.runner._schema import DDL
+    from lifebench.travel.sandbox.memo import _CREATE as MEMO_DDL
 
-    return SQL_KEYWORDS | {w.lower() for w in re.findall(r"[A-Za-z_]+", DDL)}
+    return SQL_KEYWORDS | {w.lower() for w in re.findall(r"[A-Za-z_]+", DDL + MEMO_DDL)}
 
 
 def _is_sql(text: str, vocabulary: frozenset[str]) -> bool:

@@ -108,3 +108,31 @@ def test_unrun_mutants_make_the_report_incomplete(
     _meta(PATH, {f"{M}1": 1, f"{M}2": None})
     assert report.main([PATH]) == 1
     assert "1 mutant(s) not run" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("removed", "added", "equivalent"),
+    [
+        # the memo's own table and columns, and the run store's, are SQL words
+        ('"SELECT COUNT(*) FROM simulated"', '"select count(*) from SIMULATED"', True),
+        (
+            '"INSERT OR IGNORE INTO simulated (tool, key, params, "',
+            '"insert or ignore into SIMULATED (TOOL, KEY, PARAMS, "',
+            True,
+        ),
+        ('"PRAGMA journal_mode = WAL"', '"pragma journal_mode = wal"', True),
+        # a quoted value, a message, a changed word, or code around the literal: not case only
+        (
+            "\"SELECT 1 FROM units WHERE status = 'pending'\"",
+            "\"SELECT 1 FROM units WHERE status = 'PENDING'\"",
+            False,
+        ),
+        ('"the memo is locked"', '"THE MEMO IS LOCKED"', False),
+        ('"SELECT COUNT(*) FROM simulated"', '"SELECT COUNT(*) FROM simulate"', False),
+        ('x("SELECT COUNT(*) FROM simulated")', 'y("select count(*) from simulated")', False),
+    ],
+)
+def test_a_change_of_sql_letter_case_is_equivalent(
+    report: ModuleType, removed: str, added: str, equivalent: bool
+) -> None:
+    assert report.sql_case_only([f"- {removed}", f"+ {added}"]) is equivalent
