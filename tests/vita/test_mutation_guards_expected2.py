@@ -144,3 +144,57 @@ def test_an_order_the_rubrics_cancel_and_keep_is_replaced_by_other_lines() -> No
         [_o1(lines=[("P3", 2, "")])], ["Cancel order O1", "Order O1 should remain unchanged"]
     )
     assert got == [("replaced", "O1", "")]
+
+
+@pytest.mark.parametrize(
+    "rubric",
+    ["Modify the note of order O2 to: no onions", "将订单O2的备注修改为：no onions"],
+    ids=["en", "zh"],
+)
+def test_a_record_under_a_pre_existing_id_is_never_an_edit_of_another_order(rubric: str) -> None:
+    # O1's id with O2's store and lines: O1 replaced, not O2 edited
+    got = _read([_o1(store="S2", lines=[("P5", 1, "")], note="no onions")], [rubric])
+    assert got == [("replaced", "O1", "")]
+
+
+def test_a_record_passed_over_for_edits_does_not_end_the_search() -> None:
+    got = _read([order("O2", "S2", [("P5", 1, "")]), _o1(oid="T9", note="no onions")], [EDIT["en"]])
+    assert got == [("existing", "O2", ""), ("existing", "O1", f"{EDITED}; {NOTED}")]
+
+
+def test_only_a_cancellation_under_an_unknown_id_claims_the_live_order_with_its_content() -> None:
+    reuse = _o1(lines=[("P6", 1, "")])
+    # O2's id cancelled, with O1's content: the cancellation of O2; O1's id is still O1's
+    cancel_o2 = order("O2", "S1", [("P3", 1, "")], status="cancelled")
+    assert _read([cancel_o2, reuse], ["r"]) == [
+        (
+            "existing",
+            "O2",
+            "the cancellation of pre-existing order O2 (lines as written not compared)",
+        ),
+        ("replaced", "O1", ""),
+    ]
+    # a live record under O2's id with O1's content claims nothing either
+    assert _read([order("O2", "S1", [("P3", 1, "")]), reuse], ["r"]) == [
+        ("replaced", "O2", ""),
+        ("replaced", "O1", ""),
+    ]
+    # an order cancelled before the task is claimed by no cancellation
+    task = delivery_task(
+        expected=[order("X1", "S1", [("P3", 1, "")], status="cancelled"), reuse],
+        orders={"O1": _o1(status="cancelled")},
+        rubrics=["r"],
+    )
+    got = [(r.kind, r.target) for r in required_orders(task, DELIVERY)]
+    assert got == [("new", ""), ("replaced", "O1")]
+
+
+@pytest.mark.parametrize("rubric", ["Cancel order O2.", "取消订单O2"], ids=["en", "zh"])
+def test_a_rubric_cancellation_belongs_to_the_grader_of_the_order_type(rubric: str) -> None:
+    visit = order("T5", "S1", [("P1", 1, "")], order_type="instore")
+    task = delivery_task(expected=[visit, order("T1", "S1", [("P1", 1, "")])], rubrics=[rubric])
+    assert [(r.kind, r.target) for r in required_orders(task, frozenset({"instore"}))] == [
+        ("new", "")
+    ]
+    got = [(r.kind, r.target) for r in required_orders(task, DELIVERY)]
+    assert got == [("new", ""), ("existing", "O2")]
