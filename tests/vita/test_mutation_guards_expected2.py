@@ -198,3 +198,28 @@ def test_a_rubric_cancellation_belongs_to_the_grader_of_the_order_type(rubric: s
     ]
     got = [(r.kind, r.target) for r in required_orders(task, DELIVERY)]
     assert got == [("new", ""), ("existing", "O2")]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_note_an_edited_order_must_end_with_is_the_rubrics_wording(lang: str) -> None:
+    task = delivery_task(expected=[_o1(oid="T9", note="hold the onions")], rubrics=[EDIT[lang]])
+    (req,) = required_orders(task, DELIVERY)
+    assert (req.kind, req.target, req.record["note"]) == ("existing", "O1", "no onions")
+    # and for the order's own record too
+    task = delivery_task(expected=[_o1(note="")], rubrics=[EDIT[lang]])
+    (req,) = required_orders(task, DELIVERY)
+    assert req.record["note"] == "no onions"
+
+
+@pytest.mark.parametrize(
+    "rubric", ["Order O1 should remain unchanged", "订单O1保持不变"], ids=["en", "zh"]
+)
+def test_records_after_a_kept_order_are_read_and_a_reused_id_is_graded_at_its_seller(
+    rubric: str,
+) -> None:
+    kept = _o1(lines=[("P3", 2, "")])
+    got = _read([kept, order("T1", "S1", [("P1", 1, "")])], [rubric])
+    assert [g[:2] for g in got] == [("existing", "O1"), ("new", "")]
+    task = delivery_task(expected=[_o1(store="S2", lines=[("P3", 2, "")])], rubrics=[rubric])
+    (req,) = required_orders(task, DELIVERY)
+    assert (req.kind, req.store_id) == ("new", "S1")
