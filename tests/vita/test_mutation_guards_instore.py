@@ -126,6 +126,12 @@ def test_a_new_booking_is_the_users_and_meets_what_the_rubrics_state() -> None:
         False,
         "B9: customer_count 3 ≠ 4 ('the party_size rubric')",
     )
+    late = _booking(book_time="2025-06-01 20:00:00")
+    assert new(late, (_stated("time", window=EVENING),), user="U1") == (
+        False,
+        "B9: time 2025-06-01 20:00:00 not in [2025-06-01 18:00:00, 2025-06-01 19:00:00] "
+        "('the time rubric')",
+    )
 
 
 # ---- through the evaluator ---------------------------------------------------------------------
