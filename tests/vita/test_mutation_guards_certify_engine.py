@@ -21,7 +21,7 @@ from lifebench.vita.certify.engine import (
     _outcome,
     summarise,
 )
-from lifebench.vita.certify.render import render
+from lifebench.vita.certify.render import render, task_table
 from lifebench.vita.grading.constraints import FIELD_CLASSES
 
 
@@ -171,3 +171,14 @@ RENDERED = [
 
 def test_the_report_renders_every_count_and_every_finding() -> None:
     assert _rendered() == RENDERED
+
+
+def test_a_narrow_terminal_shortens_the_task_table_cells_instead_of_wrapping_them() -> None:
+    certs = _certificates()
+    report = CertifyReport(domain="delivery", language="en", tasks=certs, summary=summarise(certs))
+    console = Console(file=io.StringIO(), record=True, width=60, color_system=None)
+    console.print(task_table(report))
+    lines = [line.rstrip() for line in console.export_text().splitlines()]
+    # title, blank, one header line, rule, one line per task, blank
+    assert len(lines) == 4 + len(certs) + 1
+    assert "near misses…" in lines[2]
