@@ -258,3 +258,15 @@ def test_a_snapshot_without_a_table_hides_only_that_tables_changes() -> None:
         False,
         "R_KEEP: customer_count",
     )
+
+
+@pytest.mark.parametrize(
+    "rubric",
+    ["The gym reservation should be on May 17", "健身房预约日期应为2025年5月17日"],
+    ids=["en", "zh"],
+)
+def test_a_stated_day_makes_an_unreadable_appointment_time_checked(rubric: str) -> None:
+    result = _grade(_task([UNTIMED], (rubric,)))
+    assert result.unchecked == ["party_size: G_NEW states no number of people"]
+    assert result.info["coverage"]["time"] == {"checked": 1}
+    assert result.info["coverage"]["date"] == {"checked": 1}
