@@ -270,3 +270,21 @@ def test_a_stated_day_makes_an_unreadable_appointment_time_checked(rubric: str) 
     assert result.unchecked == ["party_size: G_NEW states no number of people"]
     assert result.info["coverage"]["time"] == {"checked": 1}
     assert result.info["coverage"]["date"] == {"checked": 1}
+
+
+def test_what_the_rubrics_state_reaches_the_second_appointment_too() -> None:
+    book = {
+        "book_id": "G_BK",
+        "shop_id": "S_REST",
+        "book_time": "2025-05-17 19:00:00",
+        "customer_id": U,
+        "customer_count": 2,
+        "status": "paid",
+    }
+    gym = {**UNTIMED, "customer_count": 2}
+    result = _grade(_task([book, gym], (STATED["en"][0],)))
+    assert result.unchecked == []
+    result = _grade(_task([book, gym]))
+    assert result.unchecked == [
+        "time: time of G_NEW: 'soon' cannot be read or lies before the task clock"
+    ]
