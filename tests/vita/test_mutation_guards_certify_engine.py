@@ -21,7 +21,7 @@ from lifebench.vita.certify.engine import (
     _outcome,
     summarise,
 )
-from lifebench.vita.certify.render import render, task_table
+from lifebench.vita.certify.render import field_table, render, task_table, variation_table
 from lifebench.vita.grading.constraints import FIELD_CLASSES
 
 
@@ -182,3 +182,14 @@ def test_a_narrow_terminal_shortens_the_task_table_cells_instead_of_wrapping_the
     # title, blank, one header line, rule, one line per task, blank
     assert len(lines) == 4 + len(certs) + 1
     assert "near misses…" in lines[2]
+
+
+def test_a_narrow_terminal_shortens_the_count_tables_cells_too() -> None:
+    certs = _certificates()
+    report = CertifyReport(domain="delivery", language="en", tasks=certs, summary=summarise(certs))
+    for table, rows in ((field_table(report), len(FIELD_CLASSES)), (variation_table(report), 2)):
+        console = Console(file=io.StringIO(), record=True, width=40, color_system=None)
+        console.print(table)
+        lines = [line.rstrip() for line in console.export_text().splitlines()]
+        assert len(lines) == 4 + rows + 1
+        assert "…" in lines[2]
