@@ -193,3 +193,18 @@ def test_a_narrow_terminal_shortens_the_count_tables_cells_too() -> None:
         lines = [line.rstrip() for line in console.export_text().splitlines()]
         assert len(lines) == 4 + rows + 1
         assert "…" in lines[2]
+
+
+def test_the_headline_is_printed_unhighlighted_and_every_lint_gap_listed() -> None:
+    certs = [
+        *_certificates(),
+        TaskCertificate(id="30711009", solvable=False, discriminating=False, noop="rejected"),
+    ]
+    report = CertifyReport(domain="delivery", language="en", tasks=certs, summary=summarise(certs))
+    out = io.StringIO()
+    render(report, Console(file=out, force_terminal=True, color_system="standard", width=200))
+    lines = out.getvalue().splitlines()
+    (headline,) = [line for line in lines if "tasks (delivery, en)" in line]
+    assert "\x1b" not in headline
+    (gaps,) = [line for line in lines if "a lint gap" in line]
+    assert gaps.endswith("T3, 30711009")
