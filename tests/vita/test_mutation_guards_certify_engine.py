@@ -208,3 +208,17 @@ def test_the_headline_is_printed_unhighlighted_and_every_lint_gap_listed() -> No
     assert "\x1b" not in headline
     (gaps,) = [line for line in lines if "a lint gap" in line]
     assert gaps.endswith("T3, 30711009")
+
+
+def test_findings_are_printed_unhighlighted_after_their_red_label() -> None:
+    certs = _certificates()
+    certs[1] = certs[1].model_copy(update={"data_errors": ["store: 1001 sells nothing"]})
+    report = CertifyReport(domain="delivery", language="en", tasks=certs, summary=summarise(certs))
+    out = io.StringIO()
+    render(report, Console(file=out, force_terminal=True, color_system="standard", width=200))
+    lines = out.getvalue().splitlines()
+    for label in ("false accept", "false reject"):
+        (line,) = [x for x in lines if f"{label}\x1b" in x]
+        assert "\x1b" not in line.split(label, 1)[1].split("\x1b[0m", 1)[1]
+    (error,) = [x for x in lines if x.startswith("data error ")]
+    assert error == "data error T2: store: 1001 sells nothing"
