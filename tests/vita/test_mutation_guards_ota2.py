@@ -66,3 +66,16 @@ def test_an_existing_order_kept_but_changed_or_left_unpaid_says_which() -> None:
     assert failed(grade(hotel, NoopAgent()))["order[0]:O_HOTEL"].startswith(
         "final status paid, expected cancelled"
     )
+
+
+def test_a_kept_order_is_met_with_its_status_and_lines_as_evidence() -> None:
+    env = make_environment_dict()
+    task = task_with([env["orders"]["O_TRAIN"]], env)
+    result = grade(task, NoopAgent())
+    assert result.reward == 1.0
+    first = result.criteria[0]
+    assert (first.id, first.met, first.evidence) == (
+        "order[0]:O_TRAIN",
+        True,
+        "status paid; lines T1_2C_0615@2025-06-15×1",
+    )
