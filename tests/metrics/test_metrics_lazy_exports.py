@@ -36,3 +36,14 @@ def test_one_name_imports_only_its_submodule() -> None:
     loaded = out.stdout.strip()
     # the check of --headline imports no metric (nor pydantic)
     assert loaded == "['lifebench.metrics', 'lifebench.metrics._headline']"
+
+
+def test_a_name_read_twice_is_the_same_value_once_remembered(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name, module in metrics._MODULES.items():
+        monkeypatch.delitem(vars(metrics), name, raising=False)
+        own = getattr(importlib.import_module(f"lifebench.metrics.{module}"), name)
+        assert getattr(metrics, name) is own, name  # through __getattr__
+        assert vars(metrics)[name] is own, name  # remembered in the package
+        assert getattr(metrics, name) is own, name  # read from the package itself
