@@ -222,3 +222,17 @@ def test_findings_are_printed_unhighlighted_after_their_red_label() -> None:
         assert "\x1b" not in line.split(label, 1)[1].split("\x1b[0m", 1)[1]
     (error,) = [x for x in lines if x.startswith("data error ")]
     assert error == "data error T2: store: 1001 sells nothing"
+
+
+def test_every_count_adds_up_over_the_tasks() -> None:
+    one = summarise(_certificates())
+    copies = [c.model_copy(update={"id": f"{c.id}b"}) for c in _certificates()]
+    twice = summarise(_certificates() + copies)
+    for field in FIELD_CLASSES:
+        doubled = {k: 2 * v for k, v in one.by_field[field].model_dump().items()}
+        assert twice.by_field[field] == FieldCounts(**doubled), field
+    for kind, counts in one.variations.items():
+        doubled = {k: 2 * v for k, v in counts.model_dump().items()}
+        assert twice.variations[kind] == VariationCounts(**doubled), kind
+    assert twice.false_accepts == {f: 2 * n for f, n in one.false_accepts.items()}
+    assert twice.false_rejects == {k: 2 * n for k, n in one.false_rejects.items()}
