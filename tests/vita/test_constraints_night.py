@@ -64,3 +64,8 @@ def test_an_explicit_am_or_a_morning_keeps_the_hour() -> None:
     assert c._times("8:00 this afternoon")[0][2] == c.time(20, 0)
     # a part of the day two words away from the time is not the time's
     assert c._times("tonight, and at 8:00")[0][2] == c.time(8, 0)
+
+
+def test_a_part_of_the_day_after_the_time_is_read_in_any_letter_case() -> None:
+    assert c._times("8:00 Tonight")[0][2] == c.time(20, 0)
+    assert c._times("8:00 IN THE EVENING")[0][2] == c.time(20, 0)
