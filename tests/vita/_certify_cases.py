@@ -1,0 +1,155 @@
+"""Synthetic tasks for the mutation guards of vita/certify/generate.py and perturb.py (en and
+zh), and what a generated near miss or variation changes in the oracle's plan, as short lines of
+text."""
+
+from __future__ import annotations
+
+import copy
+import difflib
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from _synthetic import (
+    ROOMS,
+    SEATS,
+    Lang,
+    _room,
+    _seat,
+    booking,
+    delivery_env,
+    delivery_order,
+    instore_env,
+    ota_env,
+    ota_order,
+    reservation,
+    task,
+)
+from _vita_builders import delivery_task
+from test_closed_world import SCENARIOS
+from test_instore_grading import make_task as instore_task
+
+from lifebench.vita.agents.plan import PlannedCall
+from lifebench.vita.task import VitaTask
+
+
+def _value(value: Any) -> str:
+    return "-" if value is _ABSENT else repr(value)
+
+
+_ABSENT = object()
+
+
+def show(call: PlannedCall) -> str:
+    """``name(arg=value, ...)``, with ``<field`` when an id is filled in from a result."""
+    args = ", ".join(f"{k}={v!r}" for k, v in call.args.items())
+    return f"{call.name}({args})" + (f"<{call.fill}" if call.fill else "")
+
+
+def changes(oracle: Sequence[PlannedCall], plan: Sequence[PlannedCall]) -> list[str]:
+    """Every difference: ``@i name: arg old -> new`` for a call changed in place (same name),
+    ``-i name`` for a call left out, ``+i call`` for a call put in at position ``i``."""
+    out: list[str] = []
+    before, after = [show(c) for c in oracle], [show(c) for c in plan]
+    matcher = difflib.SequenceMatcher(a=before, b=after, autojunk=False)
+    for op, a0, a1, b0, b1 in matcher.get_opcodes():
+        if op == "equal":
+            continue
+        if op == "replace" and a1 - a0 == b1 - b0:
+            pairs = list(zip(oracle[a0:a1], plan[b0:b1], strict=True))
+            if all(x.name == y.name and x.fill == y.fill for x, y in pairs):
+                for k, (x, y) in enumerate(pairs):
+                    keys = [*x.args, *(k2 for k2 in y.args if k2 not in x.args)]
+                    diff = [
+                        f"{key} {_value(x.args.get(key, _ABSENT))} -> "
+                        f"{_value(y.args.get(key, _ABSENT))}"
+                        for key in keys
+                        if x.args.get(key, _ABSENT) != y.args.get(key, _ABSENT)
+                    ]
+                    out.append(f"@{a0 + k} {x.name}: " + "; ".join(diff))
+                continue
+        out += [f"-{a0 + k} {oracle[a0 + k].name}" for k in range(a1 - a0)]
+        out += [f"+{b0 + k} {after[b0 + k]}" for k in range(b1 - b0)]
+    return out
+
+
+# ---- tasks beyond the closed-world scenarios ---------------------------------------------------
+
+
+def delivery_changes(lang: Lang) -> VitaTask:
+    """O3's note changed (a note change of a pre-existing order), O2 paid; O1 not mentioned."""
+    env = delivery_env(lang)
+    note = "No peanuts" if lang == "en" else "不要花生"
+    o3 = {**env["orders"]["O3"], "note": note}
+    o2 = {**env["orders"]["O2"], "status": "paid"}
+    return task(env, [o3, o2], task_id=f"SYN-DC-{lang}")
+
+
+def delivery_asap(lang: Lang) -> VitaTask:
+    """A noodle order whose stated window (before 11:20 today, 20 minutes from the clock) no
+    arrival can meet; O1 is consumed (not cancellable), O3 is gone."""
+    env = delivery_env(lang)
+    env["orders"]["O1"]["status"] = "consumed"
+    del env["orders"]["O3"]
+    noodles = delivery_order("T1", "S1", [("P1", 1, "")], status="paid")
+    rubric = (
+        "The noodle order should be delivered before 11:20 today"
+        if lang == "en"
+        else "牛肉面订单应在今天11点20分前送达"
+    )
+    return task(env, [noodles], [rubric], task_id=f"SYN-DA-{lang}")
+
+
+def instore_edges(lang: Lang) -> VitaTask:
+    """A table booked; not mentioned: a booking, a cancelled and a consumed reservation, one
+    without a time and one whose party size is not a number."""
+    env = instore_env(lang)
+    env["books"] = {"B_KEEP": booking("B_KEEP", "RS", "2025-06-06 12:00:00", 2)}
+    reservations = env["reservations"]
+    reservations["R_GONE"] = reservation("R_GONE", "GY", "2025-06-06 11:00:00", 1, "cancelled")
+    reservations["R_USED"] = reservation("R_USED", "GY", "2025-06-03 11:00:00", 1, "consumed")
+    reservations["R_KEEP"]["reservation_time"] = ""
+    reservations["R_MOVE"]["customer_count"] = "2"
+    table = booking("N2", "RS", "2025-06-06 19:00:00", 4)
+    return task(env, [table], task_id=f"SYN-IE-{lang}")
+
+
+def ota_more(lang: Lang) -> VitaTask:
+    """Two hotels and two trains: a room at H1 on the 7th and two seats on T1 on the 6th; the
+    train seat OT and the room OH are not mentioned."""
+    env = ota_env(lang)
+    h2 = copy.deepcopy(env["hotels"]["H1"])
+    h2["hotel_id"] = "H2"
+    h2["hotel_name"] = "Lakeview Inn" if lang == "en" else "湖景客栈"
+    h2["products"] = [
+        _room(f"H2_K_06{d:02d}", "King Room", f"2025-06-{d:02d}", 300 + d) for d in (5, 6, 7)
+    ]
+    env["hotels"]["H2"] = h2
+    t2 = copy.deepcopy(env["trains"]["T1"])
+    t2["train_id"] = "T2"
+    t2["train_number"] = "G7305"
+    t2["products"] = [_seat(f"T2_2C_06{d:02d}", f"2025-06-{d:02d}", 120 + d) for d in (5, 6, 7)]
+    env["trains"]["T2"] = t2
+    room = ota_order("N1", "hotel", "H1", ROOMS[2], "paid")
+    seats = ota_order("N2", "train", "T1", SEATS[1], "paid", qty=2)
+    return task(env, [room, seats], task_id=f"SYN-OM-{lang}")
+
+
+EXTRA: dict[str, tuple[Callable[[Lang], VitaTask], str]] = {
+    "delivery_changes": (delivery_changes, "delivery"),
+    "delivery_asap": (delivery_asap, "delivery"),
+    "instore_edges": (instore_edges, "instore"),
+    "ota_more": (ota_more, "ota"),
+}
+
+
+def cases() -> dict[str, tuple[VitaTask, str, Lang]]:
+    """Every task of the guards by name: (task, domain, language)."""
+    out: dict[str, tuple[VitaTask, str, Lang]] = {}
+    for lang in ("en", "zh"):
+        for name, build in SCENARIOS.items():
+            out[f"{name}-{lang}"] = (build(lang), name, lang)
+        for name, (build_extra, domain) in EXTRA.items():
+            out[f"{name}-{lang}"] = (build_extra(lang), domain, lang)
+    out["builders-delivery"] = (delivery_task(), "delivery", "en")
+    out["instore_task"] = (instore_task(), "instore", "en")
+    return out
