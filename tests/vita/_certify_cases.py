@@ -10,6 +10,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from _synthetic import (
+    FAR,
+    HOME,
+    ICED,
     ROOMS,
     SEATS,
     Lang,
@@ -134,7 +137,41 @@ def ota_more(lang: Lang) -> VitaTask:
     return task(env, [room, seats], task_id=f"SYN-OM-{lang}")
 
 
+def delivery_odd(lang: Lang) -> VitaTask:
+    """Tea (one ice option only) and noodles with a free-text wish (no options offered), to the
+    user's home; the user also knows a place 0.6 km away (within three times the address
+    tolerance), one 1 km away and one 7.7 km away."""
+    env = delivery_env(lang)
+    env["stores"]["S1"]["products"][0]["attributes"] = []
+    env["stores"]["S1"]["products"][1]["attributes"] = [ICED[lang]]
+    near = {**HOME, "address": "3 Pine Lane, Lakeside District, Hangzhou", "longitude": 120.006}
+    mid = {**HOME, "address": "7 Birch Street, Lakeside District, Hangzhou", "longitude": 120.0105}
+    env["location"] = [HOME, near, mid, FAR]
+    wish = "Less salt" if lang == "en" else "少盐"
+    lines = [("P2", 1, ICED[lang]), ("P1", 1, wish)]
+    order = delivery_order("T1", "S1", lines, status="paid")
+    return task(env, [order], task_id=f"SYN-DO-{lang}")
+
+
+def ota_cheaper(lang: Lang) -> VitaTask:
+    """Seats cheaper by the day: OT (paid, the 5th) moved to the 7th, and one seat bought on the
+    8th (one left in stock); OH is not mentioned."""
+    env = ota_env(lang)
+    prices = {5: 145, 6: 130, 7: 120, 8: 110}
+    for seat in env["trains"]["T1"]["products"]:
+        seat["price"] = prices[int(seat["date"][-2:])]
+    env["trains"]["T1"]["products"][3]["quantity"] = 1
+    env["orders"]["OT"]["total_price"] = 145.0
+    env["orders"]["OT"]["products"][0]["price"] = 145
+    moved = ota_order("OT", "train", "T1", {**SEATS[2], "price": 120}, "paid")
+    moved["total_price"] = 145.0
+    seat = ota_order("N1", "train", "T1", {**SEATS[3], "price": 110}, "paid")
+    return task(env, [moved, seat], task_id=f"SYN-OC-{lang}")
+
+
 EXTRA: dict[str, tuple[Callable[[Lang], VitaTask], str]] = {
+    "delivery_odd": (delivery_odd, "delivery"),
+    "ota_cheaper": (ota_cheaper, "ota"),
     "delivery_changes": (delivery_changes, "delivery"),
     "delivery_asap": (delivery_asap, "delivery"),
     "instore_edges": (instore_edges, "instore"),
