@@ -13,6 +13,7 @@ from _synthetic import (
     FAR,
     HOME,
     ICED,
+    MILD,
     ROOMS,
     SEATS,
     Lang,
@@ -138,8 +139,8 @@ def ota_more(lang: Lang) -> VitaTask:
 
 
 def delivery_odd(lang: Lang) -> VitaTask:
-    """Tea (one ice option only) and noodles with a free-text wish (no options offered), to the
-    user's home; the user also knows a place 0.6 km away (within three times the address
+    """Tea (one ice option only) and noodles with a free-text wish (no options offered), a note,
+    to the user's home; the user also knows a place 0.6 km away (within three times the address
     tolerance), one 1 km away and one 7.7 km away."""
     env = delivery_env(lang)
     env["stores"]["S1"]["products"][0]["attributes"] = []
@@ -149,7 +150,8 @@ def delivery_odd(lang: Lang) -> VitaTask:
     env["location"] = [HOME, near, mid, FAR]
     wish = "Less salt" if lang == "en" else "少盐"
     lines = [("P2", 1, ICED[lang]), ("P1", 1, wish)]
-    order = delivery_order("T1", "S1", lines, status="paid")
+    # a note in Latin letters in both languages: negated in the task's language
+    order = delivery_order("T1", "S1", lines, status="paid", note="Leave it at the door")
     return task(env, [order], task_id=f"SYN-DO-{lang}")
 
 
@@ -169,7 +171,77 @@ def ota_cheaper(lang: Lang) -> VitaTask:
     return task(env, [moved, seat], task_id=f"SYN-OC-{lang}")
 
 
+def delivery_day(lang: Lang) -> VitaTask:
+    """One unpaid noodle order whose day only the rubrics state (Friday, no clock time): the
+    plan is that one call."""
+    env = delivery_env(lang)
+    noodles = delivery_order("T1", "S1", [("P1", 1, MILD[lang])], status="unpaid")
+    rubric = "The noodles should be delivered on Friday" if lang == "en" else "牛肉面应在周五送达"
+    return task(env, [noodles], [rubric], task_id=f"SYN-DD-{lang}")
+
+
+def delivery_edges(lang: Lang) -> VitaTask:
+    """Three orders today: noodles before 11:31 (the earliest arrival: 31 minutes from the clock),
+    to a home whose recorded point lies 3 km off (the tools place the address, not the record);
+    tea after 14:00 (a window without an end); dumplings around 12:18 (a window opening exactly
+    when a dispatch ten minutes early would leave at the clock)."""
+    env = delivery_env(lang)
+    drifted = {**HOME, "longitude": 120.03}
+    noodles = delivery_order("T1", "S1", [("P1", 1, MILD[lang])], location=drifted)
+    tea = delivery_order("T2", "S1", [("P2", 1, ICED[lang])])
+    dumplings = delivery_order("T3", "S2", [("P4", 1, "")])
+    rubrics = {
+        "en": [
+            "The noodle order should be delivered before 11:31 today",
+            "The tea order should be delivered after 14:00",
+            "The dumpling order should be delivered around 12:18 today",
+        ],
+        "zh": [
+            "牛肉面订单应在今天11点31分前送达",
+            "柠檬茶订单应在14点以后送达",
+            "饺子订单应在今天12点18分左右送达",
+        ],
+    }[lang]
+    return task(env, [noodles, tea, dumplings], rubrics, task_id=f"SYN-DE-{lang}")
+
+
+def ota_flights(lang: Lang) -> VitaTask:
+    """A flight with economy seats on 5–8 June: the seat OF1 (the 5th) moved to the 7th; not
+    mentioned: OF2 (a paid seat on the 6th), OX (a cancelled train seat) and the ota world's OT
+    and OH."""
+    env = ota_env(lang)
+    seats = [
+        {
+            "product_id": f"F1_Y_06{d:02d}",
+            "price": 600 + d,
+            "quantity": 5,
+            "date": f"2025-06-{d:02d}",
+            "seat_type": "Economy" if lang == "en" else "经济舱",
+        }
+        for d in (5, 6, 7, 8)
+    ]
+    env["flights"] = {
+        "F1": {
+            "flight_id": "F1",
+            "flight_number": "MU5101",
+            "departure_city": "Hangzhou",
+            "arrival_city": "Beijing",
+            "departure_time": "08:00",
+            "arrival_time": "10:00",
+            "products": seats,
+        }
+    }
+    env["orders"]["OF1"] = ota_order("OF1", "flight", "F1", seats[0], "paid")
+    env["orders"]["OF2"] = ota_order("OF2", "flight", "F1", seats[1], "paid")
+    env["orders"]["OX"] = ota_order("OX", "train", "T1", SEATS[3], "cancelled")
+    moved = ota_order("OF1", "flight", "F1", seats[2], "paid")
+    return task(env, [moved], task_id=f"SYN-OF-{lang}")
+
+
 EXTRA: dict[str, tuple[Callable[[Lang], VitaTask], str]] = {
+    "ota_flights": (ota_flights, "ota"),
+    "delivery_day": (delivery_day, "delivery"),
+    "delivery_edges": (delivery_edges, "delivery"),
     "delivery_odd": (delivery_odd, "delivery"),
     "ota_cheaper": (ota_cheaper, "ota"),
     "delivery_changes": (delivery_changes, "delivery"),
