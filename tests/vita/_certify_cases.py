@@ -117,6 +117,15 @@ def instore_edges(lang: Lang) -> VitaTask:
     return task(env, [table], task_id=f"SYN-IE-{lang}")
 
 
+def instore_changes(lang: Lang) -> VitaTask:
+    """Only changes, no new record: the voucher IO1 cancelled and R_MOVE moved a day; R_KEEP is
+    not mentioned (the only unmentioned record is a reservation)."""
+    env = instore_env(lang)
+    cancelled = {**env["orders"]["IO1"], "status": "cancelled"}
+    moved = reservation("R_MOVE", "GY", "2025-06-08 10:00:00", 2)
+    return task(env, [cancelled, moved], task_id=f"SYN-IC-{lang}")
+
+
 def ota_more(lang: Lang) -> VitaTask:
     """Two hotels and two trains: a room at H1 on the 7th and two seats on T1 on the 6th; the
     train seat OT and the room OH are not mentioned."""
@@ -175,6 +184,8 @@ def delivery_day(lang: Lang) -> VitaTask:
     """One unpaid noodle order whose day only the rubrics state (Friday, no clock time): the
     plan is that one call."""
     env = delivery_env(lang)
+    # S2 lists its dumplings before its noodles: the other store's noodles are found by name
+    env["stores"]["S2"]["products"].reverse()
     noodles = delivery_order("T1", "S1", [("P1", 1, MILD[lang])], status="unpaid")
     rubric = "The noodles should be delivered on Friday" if lang == "en" else "牛肉面应在周五送达"
     return task(env, [noodles], [rubric], task_id=f"SYN-DD-{lang}")
@@ -206,7 +217,8 @@ def delivery_edges(lang: Lang) -> VitaTask:
 
 
 def ota_flights(lang: Lang) -> VitaTask:
-    """A flight with economy seats on 5–8 June: the seat OF1 (the 5th) moved to the 7th; not
+    """A flight with economy seats on 5–8 June: the seat OF1 (the 5th) moved to the 7th, one
+    seat bought on the 8th; not
     mentioned: OF2 (a paid seat on the 6th), OX (a cancelled train seat) and the ota world's OT
     and OH."""
     env = ota_env(lang)
@@ -235,7 +247,8 @@ def ota_flights(lang: Lang) -> VitaTask:
     env["orders"]["OF2"] = ota_order("OF2", "flight", "F1", seats[1], "paid")
     env["orders"]["OX"] = ota_order("OX", "train", "T1", SEATS[3], "cancelled")
     moved = ota_order("OF1", "flight", "F1", seats[2], "paid")
-    return task(env, [moved], task_id=f"SYN-OF-{lang}")
+    bought = ota_order("N1", "flight", "F1", seats[3], "paid")
+    return task(env, [moved, bought], task_id=f"SYN-OF-{lang}")
 
 
 EXTRA: dict[str, tuple[Callable[[Lang], VitaTask], str]] = {
@@ -247,6 +260,7 @@ EXTRA: dict[str, tuple[Callable[[Lang], VitaTask], str]] = {
     "delivery_changes": (delivery_changes, "delivery"),
     "delivery_asap": (delivery_asap, "delivery"),
     "instore_edges": (instore_edges, "instore"),
+    "instore_changes": (instore_changes, "instore"),
     "ota_more": (ota_more, "ota"),
 }
 
