@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date as Date
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from lifebench.vita.agents.plan import PlannedCall
@@ -105,10 +106,6 @@ class PlanContext:
         except ToolError as exc:
             raise ValueError(str(exc)) from None
         return found.longitude, found.latitude
-
-    def first(self, names: Sequence[str]) -> int | None:
-        """Index of the first plan call with one of ``names``."""
-        return next((i for i, c in enumerate(self.plan) if c.name in names), None)
 
     def calls(self, names: Sequence[str]) -> Iterator[tuple[int, PlannedCall]]:
         """(index, call) of every plan call with one of ``names``."""
@@ -685,18 +682,15 @@ def _other_modify_date(ctx: PlanContext, call: PlannedCall) -> tuple[str, bool] 
     return None
 
 
-def _provider(order_type: str) -> Callable[[PlanContext], Plan | None]:
+def other_provider(order_type: str, ctx: PlanContext) -> Plan | None:
+    """The first ``order_type`` booking made with another provider of that kind (on the same
+    date)."""
     kind = KINDS[order_type]
-
-    def perturb(ctx: PlanContext) -> Plan | None:
-        for i, call in ctx.calls([f"create_{order_type}_order"]):
-            other = _ota_other(ctx, kind, call, same_provider=False, dated=True)
-            if other is not None:
-                return ctx.with_call(i, other)
-        return None
-
-    perturb.__doc__ = f"The first {order_type} booking made with another {order_type}."
-    return perturb
+    for i, call in ctx.calls([f"create_{order_type}_order"]):
+        other = _ota_other(ctx, kind, call, same_provider=False, dated=True)
+        if other is not None:
+            return ctx.with_call(i, other)
+    return None
 
 
 #: Every kind of near miss, in report order.
@@ -715,8 +709,5 @@ PERTURBATIONS: Mapping[str, Callable[[PlanContext], Plan | None]] = {
     "change_skipped": change_skipped,
     "party_size": party_size,
     "date": date,
-    "hotel": _provider("hotel"),
-    "attraction": _provider("attraction"),
-    "flight": _provider("flight"),
-    "train": _provider("train"),
+    **{t: partial(other_provider, t) for t in KINDS},
 }
