@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from lifebench.cli import app
 from lifebench.vita.agents.oracle import oracle_plan
 from lifebench.vita.agents.replay import replay
-from lifebench.vita.certify import PERTURBATIONS, PlanContext, certify_task, certify_tasks
+from lifebench.vita.certify import PlanContext, certify_task, certify_tasks, perturb
 from lifebench.vita.grading import state as state_module
 from lifebench.vita.loader import load_bundled_tasks
 from lifebench.vita.task import VitaTask
@@ -25,14 +25,10 @@ DELIVERY_KINDS = {
     "attribute",
     "product",
     "store",
-    "unpaid",
-    "time",
     "address",
     "note_omitted",
     "note_negated",
     "extra_order",
-    "unrequested_cancellation",
-    "change_skipped",
 }
 
 
@@ -77,7 +73,7 @@ def test_every_delivery_near_miss_applies_and_is_rejected() -> None:
 def test_each_near_miss_is_a_valid_plan_that_changes_one_call(kind: str) -> None:
     task = delivery_task()
     plan = oracle_plan(task)
-    changed = PERTURBATIONS[kind](PlanContext(task, plan))
+    changed = getattr(perturb, kind)(PlanContext(task, plan))
     assert changed is not None and changed != plan
     # the tools accept every call of the near miss: the grader, not a tool, must reject it
     done = replay(task, "delivery", changed)

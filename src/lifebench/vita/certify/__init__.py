@@ -12,10 +12,9 @@ from lifebench.vita.certify.engine import (
     summarise,
 )
 from lifebench.vita.certify.generate import Candidate, near_misses, variations
-from lifebench.vita.certify.perturb import PERTURBATIONS, PlanContext
+from lifebench.vita.certify.perturb import PlanContext
 
 __all__ = [
-    "PERTURBATIONS",
     "Candidate",
     "CertifyReport",
     "CertifySummary",

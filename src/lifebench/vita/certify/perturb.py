@@ -1,20 +1,20 @@
 """Near-miss plans: the oracle plan with exactly one thing wrong.
 
-Each perturbation takes the oracle plan of a task and returns a new plan that differs in one
-respect — a quantity, an attribute, the store, a missing payment, … — or ``None`` when the task
-gives that respect nothing to get wrong (no attribute chosen, no pre-existing order to cancel,
-no second store). The changed calls are valid calls (they name real products, stores, dates and
+The building blocks of certify's generator (vita/certify/generate.py, which applies them call by
+call and adds what a task's own records and rubrics call for). Each perturbation takes the oracle
+plan of a task and returns a new plan that differs in one respect — a quantity, an attribute,
+the store, the address, a note, the party size, the date, one order too many — or ``None`` when
+the task gives that respect nothing to get wrong (no attribute chosen, no second store). The changed calls are valid calls (they name real products, stores, dates and
 addresses), so a near miss that the tools accept produces a final state that differs from the
 expected one in that respect only; a state grader that accepts it has a bug.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date as Date
 from datetime import timedelta
-from functools import partial
 from typing import Any
 
 from lifebench.vita.agents.plan import PlannedCall
@@ -22,11 +22,10 @@ from lifebench.vita.domains._geo import haversine_m
 from lifebench.vita.domains._ota_tables import KINDS, OTAKind
 from lifebench.vita.grading.expected import (
     line_product,
-    named_orders,
     required_orders,
     status_class,
 )
-from lifebench.vita.grading.instore import initial_appointments, required_appointments
+from lifebench.vita.grading.instore import required_appointments
 from lifebench.vita.grading.options import chosen_key
 from lifebench.vita.grading.state import ADDRESS_TOLERANCE_M, known_places, reference_location
 from lifebench.vita.grading.text import is_blank, negated, normalise, text_key
@@ -35,7 +34,6 @@ from lifebench.vita.timefmt import format_time, parse_time
 
 Plan = list[PlannedCall]
 
-_ALL_TYPES = frozenset({"delivery", "instore", "hotel", "attraction", "flight", "train"})
 _CREATE_OTA = {f"create_{t}_order": KINDS[t] for t in KINDS}
 _APPOINTMENT_CREATE = ("instore_book", "instore_reservation")
 _APPOINTMENT_TOOLS = (*_APPOINTMENT_CREATE, "instore_modify_reservation")
@@ -304,12 +302,6 @@ def _same_names(
 # ---- payment, time, address, note ---------------------------------------------------------------
 
 
-def unpaid(ctx: PlanContext) -> Plan | None:
-    """The first payment left out."""
-    index = next((i for i, c in enumerate(ctx.plan) if c.name.startswith("pay_")), None)
-    return None if index is None else ctx.without(index)
-
-
 def _delivery_requirements(ctx: PlanContext) -> list[Mapping[str, Any]]:
     return [r.record for r in required_orders(ctx.task, frozenset({"delivery"})) if not r.existing]
 
@@ -325,21 +317,6 @@ def _requirement_of(ctx: PlanContext, call: PlannedCall) -> Mapping[str, Any] | 
         if record.get("store_id") == call.args.get("store_id") and lines == pids:
             return record
     return None
-
-
-def time(ctx: PlanContext) -> Plan | None:
-    """Three hours later: a delivery whose expected record has a time, or an appointment whose
-    expected time is checked."""
-    for i, call in ctx.calls(["create_delivery_order"]):
-        record = _requirement_of(ctx, call)
-        if record is not None and (
-            str(record.get("delivery_time") or "").strip()
-            or str(record.get("dispatch_time") or "").strip()
-        ):
-            later = _shift(call.args.get("dispatch_time"), timedelta(hours=3))
-            if later is not None:
-                return ctx.with_call(i, _call(call, dispatch_time=later))
-    return _appointment_shift(ctx, timedelta(hours=3))
 
 
 def _appointment_shift(ctx: PlanContext, delta: timedelta) -> Plan | None:
@@ -481,47 +458,6 @@ def _extra_from_tables(ctx: PlanContext) -> Plan | None:
                 if ctx.wanted(str(p.get("product_id"))) or not _bookable(ctx, p, 1):
                     continue
                 return [*ctx.plan, _ota_create(ctx, kind, str(pid_provider), p, 1)]
-    return None
-
-
-def unrequested_cancellation(ctx: PlanContext) -> Plan | None:
-    """A pre-existing live order (or booking / reservation) the task does not name, cancelled."""
-    named = named_orders(required_orders(ctx.task, _ALL_TYPES))
-    for oid, order in ctx.table("orders").items():
-        if (
-            oid not in named
-            and isinstance(order, Mapping)
-            and status_class(str(order.get("status"))) != "cancelled"
-            and str(order.get("status")) != "consumed"
-            and order.get("order_type") in _CANCEL_TOOL
-        ):
-            order_type = str(order["order_type"])
-            args: dict[str, Any] = {"order_id": oid}
-            if order_type in KINDS:
-                args["user_id"] = ctx.user_id
-            return [*ctx.plan, PlannedCall(_CANCEL_TOOL[order_type], args)]
-    named_appointments = {a.record_id for a in required_appointments(ctx.task) if a.existing}
-    for rid, (kind, record) in initial_appointments(ctx.task).items():
-        if rid in named_appointments or str(record.get("status")) in ("cancelled", "consumed"):
-            continue
-        tool = "instore_cancel_book" if kind == "book" else "instore_cancel_reservation"
-        return [*ctx.plan, PlannedCall(tool, {f"{kind}_id": rid})]
-    return None
-
-
-def change_skipped(ctx: PlanContext) -> Plan | None:
-    """The first change to a pre-existing record (pay, cancel, modify) left out, with the calls
-    that only complete it (paying the difference of a date change)."""
-    before = set(ctx.table("orders")) | set(initial_appointments(ctx.task))
-    for i, call in enumerate(ctx.plan):
-        ids = {str(call.args.get(k)) for k in _ID_ARGS} & before
-        if call.fill is None and ids:
-            follow = call.name.startswith("modify_")
-            return [
-                c
-                for j, c in enumerate(ctx.plan)
-                if j != i and not (follow and j > i and c.name.startswith("pay_") and _ids(c) & ids)
-            ]
     return None
 
 
@@ -680,34 +616,3 @@ def _other_modify_date(ctx: PlanContext, call: PlannedCall) -> tuple[str, bool] 
         ):
             return str(p.get("date")), float(p.get("price") or 0) * qty > paid + 0.005
     return None
-
-
-def other_provider(order_type: str, ctx: PlanContext) -> Plan | None:
-    """The first ``order_type`` booking made with another provider of that kind (on the same
-    date)."""
-    kind = KINDS[order_type]
-    for i, call in ctx.calls([f"create_{order_type}_order"]):
-        other = _ota_other(ctx, kind, call, same_provider=False, dated=True)
-        if other is not None:
-            return ctx.with_call(i, other)
-    return None
-
-
-#: Every kind of near miss, in report order.
-PERTURBATIONS: Mapping[str, Callable[[PlanContext], Plan | None]] = {
-    "quantity": quantity,
-    "attribute": attribute,
-    "product": product,
-    "store": store,
-    "unpaid": unpaid,
-    "time": time,
-    "address": address,
-    "note_omitted": note_omitted,
-    "note_negated": note_negated,
-    "extra_order": extra_order,
-    "unrequested_cancellation": unrequested_cancellation,
-    "change_skipped": change_skipped,
-    "party_size": party_size,
-    "date": date,
-    **{t: partial(other_provider, t) for t in KINDS},
-}
