@@ -8,7 +8,7 @@ from __future__ import annotations
 import copy
 from dataclasses import replace
 
-from test_ota_grading import ROOM, expected, task_with
+from test_ota_grading import BOOK_ROOM, PAY_LAST, ROOM, Replay, expected, grade, task_with
 from test_ota_tools import make_environment_dict
 
 from lifebench.vita.grading.constraints import Stated, Window
@@ -175,3 +175,29 @@ def test_a_rubric_cancelling_a_delivery_order_is_not_an_ota_requirement() -> Non
             },
         )
         assert [(r.target, r.status) for r in ota_required_orders(task)] == [("O_HOTEL", "paid")]
+
+
+# ---- notes a rubric asks are not a booking's ------------------------------------------------------
+
+
+def test_a_note_a_rubric_asks_is_not_counted_as_checked_on_a_booking() -> None:
+    # bookings carry no notes (no OTA tool sets one): the note is the delivery grader's, and
+    # the booking's own closed-world note check is the only note counted
+    env = make_environment_dict()
+    for rubric in ("Add a note to the hotel booking: quiet room", "酒店订单备注：安静的房间"):
+        task = VitaTask(
+            id="G4",
+            environment=env,
+            instructions="Do it.",
+            evaluation_criteria={
+                "expected_states": [
+                    {
+                        "required_orders": [expected("hotel", "T01", "H1", ROOM, "paid")],
+                        "state_rubrics": [rubric],
+                    }
+                ],
+            },
+        )
+        result = grade(task, Replay([BOOK_ROOM, PAY_LAST]))
+        assert result.reward == 1.0
+        assert result.info["coverage"]["note"] == {"checked": 1}
