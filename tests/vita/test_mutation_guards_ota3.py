@@ -11,6 +11,7 @@ from dataclasses import replace
 from test_ota_grading import BOOK_ROOM, PAY_LAST, ROOM, Replay, expected, grade, task_with
 from test_ota_tools import make_environment_dict
 
+from lifebench.simulation import NoopAgent
 from lifebench.vita.grading.constraints import Stated, Window
 from lifebench.vita.grading.ota import (
     Line,
@@ -201,3 +202,18 @@ def test_a_note_a_rubric_asks_is_not_counted_as_checked_on_a_booking() -> None:
         result = grade(task, Replay([BOOK_ROOM, PAY_LAST]))
         assert result.reward == 1.0
         assert result.info["coverage"]["note"] == {"checked": 1}
+
+
+def test_only_dated_lines_count_as_dates_checked() -> None:
+    undated = {k: v for k, v in ROOM.items() if k != "date"}
+    task = task_with(
+        [
+            expected("hotel", "T01", "H1", undated, "paid"),
+            expected("hotel", "T02", "H1", ROOM, "paid"),
+        ]
+    )
+    result = grade(task, NoopAgent())
+    assert result.info["coverage"]["date"] == {"checked": 1, "unchecked": 1}
+    assert result.unchecked == [
+        "date: order T01: 1 expected line(s) without a date (H1_K_0612@?×1)"
+    ]
