@@ -1,0 +1,49 @@
+"""In-store state grading, part 2: the coverage a graded task reports for its appointments,
+pinned whole (every check counted under its own field: time, party size, status, store,
+unrequested), for a readable appointment, an unreadable one, and one whose time and party size
+only the rubrics state (in English and Chinese)."""
+
+from __future__ import annotations
+
+import pytest
+from test_mutation_guards_instore import STATED, UNTIMED, _grade, _task
+
+TIMED = {**UNTIMED, "reservation_time": "2025-05-17 09:00:00", "customer_count": 2}
+
+
+def test_a_readable_appointment_counts_one_check_per_field() -> None:
+    result = _grade(_task([TIMED]))
+    assert result.unchecked == []
+    assert result.info["coverage"] == {
+        "party_size": {"checked": 1},
+        "status": {"checked": 1},
+        "store": {"checked": 1},
+        "time": {"checked": 1},
+        "unrequested": {"checked": 4},
+    }
+
+
+def test_an_unreadable_appointment_counts_only_its_status_and_store() -> None:
+    result = _grade(_task([UNTIMED]))
+    assert result.info["coverage"] == {
+        "status": {"checked": 1},
+        "store": {"checked": 1},
+        "unrequested": {"checked": 4},
+    }
+    assert result.unchecked == [
+        "time: time of G_NEW: 'soon' cannot be read or lies before the task clock",
+        "party_size: G_NEW states no number of people",
+    ]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_what_the_rubrics_state_is_counted_with_the_appointments_own_checks(lang: str) -> None:
+    result = _grade(_task([UNTIMED], STATED[lang]))
+    assert result.unchecked == []
+    assert result.info["coverage"] == {
+        "party_size": {"checked": 2},
+        "status": {"checked": 1},
+        "store": {"checked": 1},
+        "time": {"checked": 2},
+        "unrequested": {"checked": 4},
+    }
