@@ -5,8 +5,11 @@ only the rubrics state (in English and Chinese)."""
 
 from __future__ import annotations
 
+import copy
+
 import pytest
-from test_mutation_guards_instore import STATED, UNTIMED, _grade, _task
+from test_instore_grading import _reservation, make_task
+from test_mutation_guards_instore import STATED, UNTIMED, _grade, _task, _verdicts
 
 TIMED = {**UNTIMED, "reservation_time": "2025-05-17 09:00:00", "customer_count": 2}
 
@@ -47,3 +50,15 @@ def test_what_the_rubrics_state_is_counted_with_the_appointments_own_checks(lang
         "time": {"checked": 2},
         "unrequested": {"checked": 4},
     }
+
+
+def test_a_new_appointment_with_another_party_size_or_unpaid_says_which() -> None:
+    want = _reservation("G_NEW", "S_GYM", "2025-05-17 09:00:00", 2, "paid")
+    for change, evidence in (
+        ({"customer_count": 3}, "RS-1: customer_count 3 ≠ 2"),
+        ({"status": "unpaid"}, "RS-1: status unpaid does not satisfy paid"),
+    ):
+        made = {**want, "reservation_id": "RS-1", **change}
+        reservations = {**make_task().environment["reservations"], "RS-1": made}
+        result = _grade(_task([want]), reservations=copy.deepcopy(reservations))
+        assert _verdicts(result)["reservation[0]:G_NEW"] == (False, evidence)
