@@ -62,3 +62,25 @@ def test_a_new_appointment_with_another_party_size_or_unpaid_says_which() -> Non
         reservations = {**make_task().environment["reservations"], "RS-1": made}
         result = _grade(_task([want]), reservations=copy.deepcopy(reservations))
         assert _verdicts(result)["reservation[0]:G_NEW"] == (False, evidence)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_time_and_size_the_rubrics_state_decide_an_unreadable_appointment(lang: str) -> None:
+    for when, count, evidence in (
+        ("2025-05-17 09:00:00", 2, None),
+        (
+            "2025-05-17 11:00:00",
+            2,
+            "RS-1: time 2025-05-17 11:00:00 not in [2025-05-17 08:30:00, 2025-05-17 09:30:00] "
+            f"('{STATED[lang][0]}')",
+        ),
+        ("2025-05-17 09:00:00", 3, f"RS-1: customer_count 3 ≠ 2 ('{STATED[lang][1]}')"),
+    ):
+        made = {
+            **_reservation("RS-1", "S_GYM", when, count, "paid"),
+            "customer_id": UNTIMED["customer_id"],
+        }
+        reservations = {**make_task().environment["reservations"], "RS-1": made}
+        result = _grade(_task([UNTIMED], STATED[lang]), reservations=copy.deepcopy(reservations))
+        met, got = _verdicts(result)["reservation[0]:G_NEW"]
+        assert (met, got if not met else None) == (evidence is None, evidence)
