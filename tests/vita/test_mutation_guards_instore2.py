@@ -84,3 +84,23 @@ def test_the_time_and_size_the_rubrics_state_decide_an_unreadable_appointment(la
         result = _grade(_task([UNTIMED], STATED[lang]), reservations=copy.deepcopy(reservations))
         met, got = _verdicts(result)["reservation[0]:G_NEW"]
         assert (met, got if not met else None) == (evidence is None, evidence)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_task_without_appointments_is_ungradable_and_says_what_it_leaves_unchecked(
+    lang: str,
+) -> None:
+    result = _grade(_task([], STATED[lang]))
+    assert result.gradable is False
+    assert result.info["coverage"] == {
+        "party_size": {"unchecked": 1},
+        "time": {"unchecked": 1},
+        "unrequested": {"checked": 4},
+    }
+    time, size = STATED[lang]
+    assert result.unchecked == [
+        f"time: '{time}' states appointment time around [2025-05-17 08:30:00, "
+        "2025-05-17 09:30:00], but no single required record could be found it is about",
+        f"party_size: '{size}' states party size 2, but no single required record could be "
+        "found it is about",
+    ]
