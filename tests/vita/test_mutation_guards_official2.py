@@ -1,0 +1,83 @@
+"""The official comparison of a VitaBench run (vita/grading/official.py official_comparison),
+pinned by its effect: which records count (finished ones only), a record without the judged
+basis still counts as a unit and does not stop the others, evaluations stored without the
+judge's answers are counted in the note, and the reason given when there is no judgement."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from lifebench.evaluation import BasisResult, Evaluation
+from lifebench.vita.grading.official import official_comparison
+
+REPLAYED_NOTE = (
+    "official: the rubric judge's first answer of every window replayed with the official "
+    "reading (json_repair, rubric_idx / rubric_key, statuses kept when unanswered)"
+)
+
+
+@dataclass
+class _Rec:
+    task_id: str
+    evaluation: Evaluation | None
+    status: str = "done"
+    trial: int = 0
+
+
+def _info(met: bool) -> dict[str, Any]:
+    verdict = "true" if met else "false"
+    return {
+        "rubric_keys": ["0"],
+        "windows": [{"replies": [f'[{{"rubric_key": "0", "meetExpectation": {verdict}}}]']}],
+        "total_windows": 1,
+    }
+
+
+def _judged(task: str, reward: float, info: dict[str, Any] | None = None, **kw: Any) -> _Rec:
+    result = BasisResult(basis="rubric", reward=reward, score=reward, info=info or {})
+    evaluation = Evaluation(reward=reward, basis="rubric", by_basis={"rubric": result})
+    return _Rec(task, evaluation, **kw)
+
+
+def _state_only(task: str, reward: float) -> _Rec:
+    result = BasisResult(basis="state", reward=reward, score=reward)
+    return _Rec(task, Evaluation(reward=reward, basis="state", by_basis={"state": result}))
+
+
+def test_only_finished_records_count_and_a_unit_without_a_judgement_does_not_stop_the_rest() -> (
+    None
+):
+    records = [
+        _state_only("a", 0.0),
+        _judged("b", 1.0, _info(True)),
+        _judged("c", 0.0, _info(False)),
+        _judged("d", 1.0, _info(True), status="error"),
+    ]
+    comparison = official_comparison(records, {"suite": "vita"})
+    (pair,) = comparison.pairs
+    assert (pair.lifebench, pair.official) == (1 / 3, 0.5)
+    assert (comparison.units, comparison.differing_units) == (3, 0)
+    assert comparison.notes == [REPLAYED_NOTE]
+
+
+def test_evaluations_stored_without_the_judges_answers_are_counted_in_a_note() -> None:
+    records = [_judged("a", 1.0), _judged("b", 0.0), _judged("c", 1.0, _info(True))]
+    comparison = official_comparison(records, {})
+    (pair,) = comparison.pairs
+    assert (pair.lifebench, pair.official) == (2 / 3, 2 / 3)
+    assert comparison.notes == [
+        REPLAYED_NOTE,
+        "2 evaluation(s) were graded before lifebench stored the judge's answers: their "
+        "official reward is taken to be lifebench's rubric reward (re-grade with "
+        "`lifebench eval`)",
+    ]
+
+
+def test_a_run_without_a_rubric_judgement_says_how_to_get_one() -> None:
+    comparison = official_comparison([_state_only("a", 1.0)], {})
+    assert not comparison.available
+    assert comparison.reason == (
+        "the official harness scores with its rubric judge, and this run has no rubric "
+        "judgement (grade it with `lifebench eval RUN --evaluator rubric` or `both`)"
+    )
