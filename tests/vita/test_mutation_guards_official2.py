@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from lifebench.evaluation import BasisResult, Evaluation
+from lifebench.evaluation import GRADING_ERROR, BasisResult, Evaluation
 from lifebench.vita.grading.official import official_comparison
 
 REPLAYED_NOTE = (
@@ -81,3 +81,32 @@ def test_a_run_without_a_rubric_judgement_says_how_to_get_one() -> None:
         "the official harness scores with its rubric judge, and this run has no rubric "
         "judgement (grade it with `lifebench eval RUN --evaluator rubric` or `both`)"
     )
+
+
+def test_a_failed_grading_stored_without_answers_has_no_official_reward() -> None:
+    failed = _judged("a", 0.0, {GRADING_ERROR: "judge unreachable"})
+    comparison = official_comparison([failed, _judged("b", 1.0, _info(True))], {})
+    (pair,) = comparison.pairs
+    assert pair.official == 1.0
+
+
+def test_a_unit_differs_only_when_lifebench_has_a_reward_and_says_why() -> None:
+    def rec(task: str, reward: float, judged: float, met: bool, **kw: Any) -> _Rec:
+        result = BasisResult(basis="rubric", reward=judged, score=judged, info=_info(met))
+        state = BasisResult(basis="state", reward=reward, score=reward)
+        evaluation = Evaluation(
+            reward=reward, basis="both", by_basis={"rubric": result, "state": state}, **kw
+        )
+        return _Rec(task, evaluation)
+
+    records = [
+        rec("state", 0.0, 1.0, True),  # the state basis lowered lifebench's reward
+        rec("read", 0.0, 0.0, True),  # the same answers read differently
+        rec("error", 0.0, 0.0, True, error="judge failed"),  # no lifebench reward: no class
+    ]
+    comparison = official_comparison(records, {})
+    assert comparison.classes == {
+        "answer_read_differently": 1,
+        "state_basis_in_lifebench_reward": 1,
+    }
+    assert (comparison.units, comparison.differing_units) == (3, 2)
