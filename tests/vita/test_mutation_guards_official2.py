@@ -101,12 +101,13 @@ def test_a_unit_differs_only_when_lifebench_has_a_reward_and_says_why() -> None:
 
     records = [
         rec("state", 0.0, 1.0, True),  # the state basis lowered lifebench's reward
+        rec("state2", 0.0, 1.0, True),
         rec("read", 0.0, 0.0, True),  # the same answers read differently
         rec("error", 0.0, 0.0, True, error="judge failed"),  # no lifebench reward: no class
     ]
     comparison = official_comparison(records, {})
     assert comparison.classes == {
         "answer_read_differently": 1,
-        "state_basis_in_lifebench_reward": 1,
+        "state_basis_in_lifebench_reward": 2,
     }
-    assert (comparison.units, comparison.differing_units) == (3, 2)
+    assert (comparison.units, comparison.differing_units) == (4, 3)
