@@ -111,3 +111,15 @@ def test_a_unit_differs_only_when_lifebench_has_a_reward_and_says_why() -> None:
         "state_basis_in_lifebench_reward": 2,
     }
     assert (comparison.units, comparison.differing_units) == (4, 3)
+
+
+def test_an_imported_run_says_its_official_numbers_are_the_imported_verdicts() -> None:
+    imported = BasisResult(basis="official", reward=1.0, score=1.0)
+    ours = BasisResult(basis="rubric", reward=1.0, score=1.0)
+    evaluation = Evaluation(
+        reward=1.0, basis="rubric", by_basis={"official": imported, "rubric": ours}
+    )
+    comparison = official_comparison([_Rec("a", evaluation)], {})
+    assert comparison.notes == ["official: the verdicts imported from the official results file"]
+    (pair,) = comparison.pairs
+    assert pair.label == "mean reward (official: the imported verdicts)"
