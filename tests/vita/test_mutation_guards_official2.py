@@ -57,6 +57,10 @@ def test_only_finished_records_count_and_a_unit_without_a_judgement_does_not_sto
     comparison = official_comparison(records, {"suite": "vita"})
     (pair,) = comparison.pairs
     assert (pair.lifebench, pair.official) == (1 / 3, 0.5)
+    assert (pair.metric, pair.label) == (
+        "avg_reward",
+        "mean reward (official: the rubric judge alone)",
+    )
     assert (comparison.units, comparison.differing_units) == (3, 0)
     assert comparison.notes == [REPLAYED_NOTE]
 
