@@ -181,27 +181,59 @@ def test_a_rubric_cancelling_a_delivery_order_is_not_an_ota_requirement() -> Non
 # ---- notes a rubric asks are not a booking's ------------------------------------------------------
 
 
-def test_a_note_a_rubric_asks_is_not_counted_as_checked_on_a_booking() -> None:
-    # bookings carry no notes (no OTA tool sets one): the note is the delivery grader's, and
-    # the booking's own closed-world note check is the only note counted
-    env = make_environment_dict()
-    for rubric in ("Add a note to the hotel booking: quiet room", "酒店订单备注：安静的房间"):
-        task = VitaTask(
-            id="G4",
-            environment=env,
-            instructions="Do it.",
-            evaluation_criteria={
-                "expected_states": [
-                    {
-                        "required_orders": [expected("hotel", "T01", "H1", ROOM, "paid")],
-                        "state_rubrics": [rubric],
-                    }
-                ],
-            },
-        )
-        result = grade(task, Replay([BOOK_ROOM, PAY_LAST]))
-        assert result.reward == 1.0
-        assert result.info["coverage"]["note"] == {"checked": 1}
+def _note_task(rubric: str, orders: list[dict] | None = None) -> VitaTask:  # type: ignore[type-arg]
+    return VitaTask(
+        id="G4",
+        environment=make_environment_dict(),
+        instructions="Do it.",
+        evaluation_criteria={
+            "expected_states": [
+                {
+                    "required_orders": orders or [expected("hotel", "T01", "H1", ROOM, "paid")],
+                    "state_rubrics": [rubric],
+                }
+            ],
+        },
+    )
+
+
+NOTE_RUBRICS = ("Add a note to the hotel booking: quiet room", "酒店订单备注：安静的房间")
+
+
+def test_a_note_a_rubric_asks_on_a_booking_is_unchecked_and_the_state_basis_cannot_decide() -> None:
+    # bookings carry no notes and no OTA tool sets one: with no delivery or in-store record to
+    # take it, the note is neither checkable nor passed -- it is reported unchecked
+    for rubric in NOTE_RUBRICS:
+        result = grade(_note_task(rubric), Replay([BOOK_ROOM, PAY_LAST]))
+        assert result.undecided and not result.gradable and result.reward != 1.0
+        assert len(result.unchecked) == 1 and result.unchecked[0].startswith("note: '")
+        assert rubric in result.unchecked[0]
+        # the booking's own closed-world note check is still the one note checked
+        assert result.info["coverage"]["note"] == {"checked": 1, "unchecked": 1}
+
+
+def test_a_rubric_without_a_note_adds_nothing_unchecked() -> None:
+    for rubric in ("Book the hotel room", "预订酒店房间"):
+        result = grade(_note_task(rubric), Replay([BOOK_ROOM, PAY_LAST]))
+        assert result.reward == 1.0 and result.unchecked == []
+
+
+def test_no_note_is_reported_where_a_delivery_grader_takes_notes() -> None:
+    from lifebench.vita.grading.ota import unowned_notes
+
+    delivery = {
+        "order_id": "D_NEW",
+        "order_type": "delivery",
+        "store_id": "S1",
+        "status": "paid",
+        "products": [],
+    }
+    for rubric in NOTE_RUBRICS:
+        assert unowned_notes(_note_task(rubric)) != []
+        assert unowned_notes(_note_task(rubric, [delivery])) == []
+        cancelled = {**delivery, "status": "cancelled"}
+        # a cancelled delivery requirement takes no note: still unowned
+        assert unowned_notes(_note_task(rubric, [cancelled])) != []
 
 
 def test_only_dated_lines_count_as_dates_checked() -> None:

@@ -17,7 +17,7 @@ from lifebench.vita.grading.state import (
 )
 from lifebench.vita.task import VitaTask
 
-GRADER_VERSION = 3
+GRADER_VERSION = 4
 """Version of this module's grading rules: bump it with any change to them (CONTRIBUTING.md)."""
 
 
