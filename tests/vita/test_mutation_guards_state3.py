@@ -1,0 +1,60 @@
+"""More of the state grader's rules (vita/grading/state.py) pinned by their effect on the reward:
+the closed-world guard reads a pre-existing order through the orders' data model, as the tools
+dump it, in English and Chinese."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from _synthetic import Lang, delivery_env, grade_state, oracle_state, task
+
+LANGS: tuple[Lang, ...] = ("en", "zh")
+
+
+def _cancel_o1(env: dict[str, Any]) -> Any:
+    return task(env, [{**copy.deepcopy(env["orders"]["O1"]), "status": "cancelled"}])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_untouched_order_with_keys_the_data_model_drops_is_unchanged(lang: Lang) -> None:
+    # The task file gives the unmentioned orders a key the order model does not have (dropped
+    # when the tools load and dump the order) and a null where the model has a default: the
+    # episode does not touch them, so nothing changed.
+    env = delivery_env(lang)
+    env["orders"]["O3"]["courier"] = "Wang Wei" if lang == "en" else "王伟"
+    env["orders"]["O2"]["user_id"] = None
+    t = _cancel_o1(env)
+    state = oracle_state(t, "delivery")
+    assert "courier" not in state["orders"]["O3"]
+    result = grade_state(t, "delivery", state)
+    verdicts = {c.id: c for c in result.criteria}
+    assert verdicts["no_unrequested_changes"].met, verdicts["no_unrequested_changes"].evidence
+    assert verdicts["no_unrequested_changes"].evidence == "none changed"
+    assert result.reward == 1.0
+    # a real change to that order still fails the guard, naming the field
+    state["orders"]["O3"]["note"] = "Leave at the door" if lang == "en" else "放门口"
+    failed = grade_state(t, "delivery", state)
+    assert failed.reward == 0.0
+    assert {c.id: c.evidence for c in failed.criteria if not c.met} == {
+        "no_unrequested_changes": "O3: note"
+    }
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_pre_existing_order_that_is_no_record_in_the_final_state_was_removed(
+    lang: Lang,
+) -> None:
+    # A final state read from a run file may hold anything in place of an order: a value that
+    # is no record counts as the order removed (every field changed), never a crash.
+    t = _cancel_o1(delivery_env(lang))
+    state = oracle_state(t, "delivery")
+    for junk in ("deleted", ["O3"], 0):
+        wrong = copy.deepcopy(state)
+        wrong["orders"]["O3"] = junk
+        result = grade_state(t, "delivery", wrong)
+        assert result.reward == 0.0, junk
+        assert {c.id: c.evidence for c in result.criteria if not c.met} == {
+            "no_unrequested_changes": "O3: (removed)"
+        }, junk
