@@ -8,7 +8,7 @@ import copy
 from typing import Any
 
 import pytest
-from _synthetic import Lang, delivery_env, grade_state, oracle_state, task
+from _synthetic import Lang, cross_env, delivery_env, grade_state, oracle_state, task
 
 LANGS: tuple[Lang, ...] = ("en", "zh")
 
@@ -58,3 +58,28 @@ def test_a_pre_existing_order_that_is_no_record_in_the_final_state_was_removed(
         assert {c.id: c.evidence for c in result.criteria if not c.met} == {
             "no_unrequested_changes": "O3: (removed)"
         }, junk
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_cross_task_without_delivery_requirements_still_guards_the_delivery_orders(
+    lang: Lang,
+) -> None:
+    # The task only asks to cancel the spa voucher (in-store): the delivery orders are guarded
+    # all the same, read from the final state's orders.
+    env = cross_env(lang)
+    t = task(env, [{**copy.deepcopy(env["orders"]["IO1"]), "status": "cancelled"}])
+    state = oracle_state(t, "cross")
+    assert state["orders"]["IO1"]["status"] == "cancelled"
+    result = grade_state(t, "cross", state)
+    verdicts = {c.id: c for c in result.criteria}
+    assert result.reward == 1.0
+    for guard in ("no_unrequested_cancellations", "no_unrequested_changes", "no_extra_orders"):
+        assert verdicts[f"delivery:{guard}"].met, guard
+    assert verdicts["delivery:no_unrequested_changes"].evidence == "none changed"
+    wrong = copy.deepcopy(state)
+    wrong["orders"]["O1"]["status"] = "cancelled"
+    failed = grade_state(t, "cross", wrong)
+    assert failed.reward == 0.0
+    assert {c.id: c.evidence for c in failed.criteria if not c.met} == {
+        "delivery:no_unrequested_cancellations": "O1"
+    }
