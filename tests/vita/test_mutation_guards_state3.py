@@ -8,7 +8,15 @@ import copy
 from typing import Any
 
 import pytest
-from _synthetic import Lang, cross_env, delivery_env, grade_state, oracle_state, task
+from _synthetic import (
+    Lang,
+    cross_env,
+    delivery_env,
+    grade_state,
+    instore_env,
+    oracle_state,
+    task,
+)
 
 LANGS: tuple[Lang, ...] = ("en", "zh")
 
@@ -83,3 +91,29 @@ def test_a_cross_task_without_delivery_requirements_still_guards_the_delivery_or
     assert {c.id: c.evidence for c in failed.criteria if not c.met} == {
         "delivery:no_unrequested_cancellations": "O1"
     }
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_new_in_store_order_carries_nothing_its_record_does_not_ask(lang: Lang) -> None:
+    # A new voucher order (in-store): its expected record has no note, times or address, so
+    # the order the episode creates may carry none either.
+    env = instore_env(lang)
+    want = {**copy.deepcopy(env["orders"]["IO1"]), "order_id": "NEW"}
+    t = task(env, [want])
+    state = oracle_state(t, "instore")
+    made = [oid for oid in state["orders"] if oid not in env["orders"]]
+    assert len(made) == 1
+    assert grade_state(t, "instore", state).reward == 1.0
+    for change, why in (
+        ({"note": "Window seat" if lang == "en" else "靠窗"}, "asks what the task does not ask"),
+        ({"dispatch_time": "2025-06-05 10:00:00"}, "where the task expects none"),
+        ({"delivery_time": "2025-06-05 10:00:00"}, "where the task expects none"),
+    ):
+        wrong = copy.deepcopy(state)
+        wrong["orders"][made[0]].update(change)
+        result = grade_state(t, "instore", wrong)
+        assert result.reward == 0.0, change
+        failed = [c for c in result.criteria if not c.met]
+        # (the order no requirement matches is an extra order as well)
+        assert [c.id for c in failed] == ["order[0]:NEW", "no_extra_orders"], change
+        assert why in failed[0].evidence, (change, failed[0].evidence)
