@@ -17,6 +17,7 @@ from _synthetic import (
     oracle_state,
     task,
 )
+from _vita_builders import delivery_task, final_state, grade, right_order
 
 LANGS: tuple[Lang, ...] = ("en", "zh")
 
@@ -117,3 +118,13 @@ def test_a_new_in_store_order_carries_nothing_its_record_does_not_ask(lang: Lang
         # (the order no requirement matches is an extra order as well)
         assert [c.id for c in failed] == ["order[0]:NEW", "no_extra_orders"], change
         assert why in failed[0].evidence, (change, failed[0].evidence)
+
+
+def test_a_requirement_no_created_order_meets_gives_every_orders_reason() -> None:
+    # Two orders were created at the wrong store: the unmet requirement names each with why.
+    t = delivery_task()
+    made = [{**right_order(f"OTSYN1-00{n}"), "store_id": "S2"} for n in (1, 2)]
+    result = grade(t, final_state(t, *made))
+    want = next(c for c in result.criteria if c.id.startswith("order[0]"))
+    assert not want.met
+    assert want.evidence == "OTSYN1-001: store S2 ≠ S1; OTSYN1-002: store S2 ≠ S1"
