@@ -128,3 +128,15 @@ def test_a_requirement_no_created_order_meets_gives_every_orders_reason() -> Non
     want = next(c for c in result.criteria if c.id.startswith("order[0]"))
     assert not want.met
     assert want.evidence == "OTSYN1-001: store S2 ≠ S1; OTSYN1-002: store S2 ≠ S1"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_changed_field_of_an_unmentioned_order_is_named(lang: Lang) -> None:
+    t = _cancel_o1(delivery_env(lang))
+    state = oracle_state(t, "delivery")
+    state["orders"]["O3"]["note"] = "Leave at the door" if lang == "en" else "放门口"
+    state["orders"]["O3"]["dispatch_time"] = "2025-06-04 18:00:00"
+    failed = grade_state(t, "delivery", state)
+    assert {c.id: c.evidence for c in failed.criteria if not c.met} == {
+        "no_unrequested_changes": "O3: dispatch_time, note"
+    }
