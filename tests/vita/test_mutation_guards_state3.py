@@ -136,7 +136,8 @@ def test_every_changed_field_of_an_unmentioned_order_is_named(lang: Lang) -> Non
     state = oracle_state(t, "delivery")
     state["orders"]["O3"]["note"] = "Leave at the door" if lang == "en" else "放门口"
     state["orders"]["O3"]["dispatch_time"] = "2025-06-04 18:00:00"
+    state["orders"]["O2"]["dispatch_time"] = "2025-06-04 19:00:00"
     failed = grade_state(t, "delivery", state)
     assert {c.id: c.evidence for c in failed.criteria if not c.met} == {
-        "no_unrequested_changes": "O3: dispatch_time, note"
+        "no_unrequested_changes": "O2: dispatch_time; O3: dispatch_time, note"
     }
