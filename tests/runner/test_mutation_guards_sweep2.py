@@ -1,0 +1,57 @@
+"""Mutation guards for ``runner/_sweep.py`` (second set): which suites' own option names a sweep
+file may use.
+
+A sweep's option names are checked before anything runs, against the common run options and the
+options of every suite the sweep names: the base's ``suite`` (VitaBench when absent), every plain
+value of a ``suite`` axis, and the ``suite`` of every mapping value of any axis. A suite's own
+option is accepted exactly when that suite is among them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lifebench.errors import InputError
+from lifebench.runner._sweep import load_sweep
+
+
+def _load(tmp_path: Path, text: str) -> list[str]:
+    path = tmp_path / "sweep.yaml"
+    path.write_text(text, encoding="utf-8")
+    spec = load_sweep(path)
+    return sorted(spec.base)
+
+
+def test_a_suite_axis_of_plain_values_admits_each_suites_options(tmp_path: Path) -> None:
+    # subset is TravelBench's, knowledge_format FlowBench's; the base names no suite (VitaBench)
+    keys = _load(
+        tmp_path,
+        "base:\n  subset: all\n  knowledge_format: text\n  window: 6\n"
+        "grid:\n  suite: [travel, flow]\n",
+    )
+    assert keys == ["knowledge_format", "subset", "window"]
+
+
+def test_a_suite_axis_without_that_suite_refuses_its_options(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="knowledge_format"):
+        _load(tmp_path, "base:\n  knowledge_format: text\ngrid:\n  suite: [travel]\n")
+
+
+def test_a_mapping_value_naming_a_suite_admits_its_options(tmp_path: Path) -> None:
+    # the axis is not called "suite": only the mapping's own "suite" key names the suite
+    keys = _load(
+        tmp_path,
+        "base:\n  knowledge_format: text\n"
+        "grid:\n  setup:\n    - {name: f, suite: flow, level: turn}\n",
+    )
+    assert keys == ["knowledge_format"]
+
+
+def test_a_mapping_value_on_the_suite_axis_still_counts_by_its_suite_key(tmp_path: Path) -> None:
+    keys = _load(
+        tmp_path,
+        "base:\n  subset: all\ngrid:\n  suite:\n    - {name: t, suite: travel}\n",
+    )
+    assert keys == ["subset"]
