@@ -55,3 +55,24 @@ def test_a_mapping_value_on_the_suite_axis_still_counts_by_its_suite_key(tmp_pat
         "base:\n  subset: all\ngrid:\n  suite:\n    - {name: t, suite: travel}\n",
     )
     assert keys == ["subset"]
+
+
+@pytest.mark.parametrize(("axis", "meant"), [("tasks", "tasks_file"), ("agent_llm", "agent_model")])
+def test_an_axis_named_like_another_harness_suggests_lifebenchs_option(
+    tmp_path: Path, axis: str, meant: str
+) -> None:
+    # without the aliases the nearest spelling would be task_set / agent
+    with pytest.raises(InputError) as info:
+        _load(tmp_path, f"grid:\n  {axis}: [a, b]\n")
+    assert f"unknown option (an axis of plain values names the option it sets) '{axis}'" in str(
+        info.value
+    )
+    assert f"did you mean '{meant}'?" in str(info.value)
+    assert info.value.field == f"grid.{axis}"
+
+
+def test_a_mapping_after_a_plain_value_on_one_axis_is_checked_too(tmp_path: Path) -> None:
+    with pytest.raises(InputError) as info:
+        _load(tmp_path, "grid:\n  window:\n    - 4\n    - {name: w, windw: 6}\n")
+    assert info.value.field == "grid.window.1.windw"
+    assert "did you mean 'window'?" in str(info.value)
