@@ -76,3 +76,11 @@ def test_a_mapping_after_a_plain_value_on_one_axis_is_checked_too(tmp_path: Path
         _load(tmp_path, "grid:\n  window:\n    - 4\n    - {name: w, windw: 6}\n")
     assert info.value.field == "grid.window.1.windw"
     assert "did you mean 'window'?" in str(info.value)
+
+
+def test_a_sweep_file_that_is_not_a_mapping_says_what_it_must_hold(tmp_path: Path) -> None:
+    path = tmp_path / "sweep.yaml"
+    path.write_text("- suite: vita\n- suite: travel\n", encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        load_sweep(path)
+    assert str(info.value) == f"file {path}: a sweep file holds a mapping (name, base, grid, …)"
