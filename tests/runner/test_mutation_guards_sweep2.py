@@ -84,3 +84,27 @@ def test_a_sweep_file_that_is_not_a_mapping_says_what_it_must_hold(tmp_path: Pat
     with pytest.raises(InputError) as info:
         load_sweep(path)
     assert str(info.value) == f"file {path}: a sweep file holds a mapping (name, base, grid, …)"
+
+
+def test_another_harness_name_inside_a_mapping_value_suggests_lifebenchs_option(
+    tmp_path: Path,
+) -> None:
+    with pytest.raises(InputError) as info:
+        _load(tmp_path, "grid:\n  split:\n    - {name: a, tasks: x.jsonl}\n")
+    assert info.value.field == "grid.split.0.tasks"
+    assert "unknown option 'tasks' in grid.split.0; did you mean 'tasks_file'?" in str(info.value)
+
+
+def test_a_misspelt_label_key_inside_a_mapping_value_suggests_name(tmp_path: Path) -> None:
+    with pytest.raises(InputError) as info:
+        _load(tmp_path, "grid:\n  split:\n    - {nmae: a, window: 4}\n")
+    assert info.value.field == "grid.split.0.nmae"
+    assert "did you mean 'name'?" in str(info.value)
+
+
+def test_an_invalid_nested_value_names_its_dotted_field(tmp_path: Path) -> None:
+    path = tmp_path / "sweep.yaml"
+    path.write_text("grid:\n  window: 3\n", encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        load_sweep(path)
+    assert info.value.field == "grid.window"
