@@ -112,3 +112,24 @@ def test_a_fatal_error_cancels_the_other_units_in_flight(monkeypatch: pytest.Mon
         (slow, "cancelled while running"),
     ]
     assert sink.finished == []
+
+
+def test_an_upper_case_host_is_checked_as_written(connections: list[tuple[Any, float]]) -> None:
+    # only IPv6 brackets are taken off the host
+    check_reachable("ray://NODEX:10001", timeout_s=2.5)
+    assert connections == [(("NODEX", 10001), 2.5)]
+
+
+def test_an_address_in_the_callers_init_arguments_starts_no_reaper(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    backend = RayBackend(Factory(), 2, 2, init_kwargs={"address": "head:6379"})
+    reaper = FakeReaper()
+    backend._reaper = reaper  # type: ignore[assignment]
+    ray = FakeRay()
+    assert backend._connect(ray) is True
+    assert ray.inits == [
+        {"include_dashboard": False, "log_to_driver": False, "address": "head:6379"}
+    ]
+    assert reaper.events == []  # the caller's cluster: nothing of ours to reap
