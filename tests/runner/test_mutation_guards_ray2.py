@@ -22,6 +22,7 @@ from test_mutation_guards_ray import FakeActorHandle, FakeRay, FakeReaper, _run,
 from lifebench.errors import FatalProviderError
 from lifebench.runner import UnitStatus
 from lifebench.runner import _ray as ray_module
+from lifebench.runner._errors import RunStopped
 from lifebench.runner._ray import RayBackend, check_reachable
 
 
@@ -73,7 +74,7 @@ class ScriptedRay(FakeRay):
                     run = handle.run.remote
 
                     async def scripted(unit: Any) -> Any:
-                        if unit.task_id == "dies":
+                        if unit.task_id.startswith("dies"):
                             raise FakeRay.exceptions.RayActorError("actor process gone")
                         if unit.task_id == "slow":
                             await asyncio.Event().wait()
@@ -133,3 +134,20 @@ def test_an_address_in_the_callers_init_arguments_starts_no_reaper(
         {"include_dashboard": False, "log_to_driver": False, "address": "head:6379"}
     ]
     assert reaper.events == []  # the caller's cluster: nothing of ours to reap
+
+
+def test_every_unit_of_a_dead_actor_is_written_before_the_run_stops(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(ray_module, "import_ray", ScriptedRay)
+    monkeypatch.setattr("lifebench.models._secrets.scrub_logs", lambda *a: None)
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    backend = RayBackend(Factory(), 1, 2)
+    backend._reaper = FakeReaper()  # type: ignore[assignment]
+    sink = RecordingSink(2)
+    units = [_unit("dies"), _unit("dies-too"), _unit("left")]
+    with pytest.raises(RunStopped, match="every Ray actor died; 1 unit"):
+        asyncio.run(backend.run(units, SinkAdapter(sink)))  # type: ignore[arg-type]
+    assert sorted(p.unit.task_id for p in sink.finished) == ["dies", "dies-too"]
+    assert all(p.status is UnitStatus.INFRA_ERROR for p in sink.finished)
+    assert sink.cancelled == []
