@@ -37,3 +37,19 @@ async def test_a_failed_judge_carries_the_session_and_the_official_count() -> No
     # the official count: the one gold call; "bill 77" is not "B-77" for the official check
     assert extra["official"] == {"right": 0, "n_gold": 1, "n_pred": 1}
     assert len(model.calls) == 3
+
+
+async def test_the_failure_classifier_reads_the_workflow_of_the_task_it_classifies() -> None:
+    from lifebench.evaluation import BasisResult
+    from lifebench.flow.evaluation.session import FailureClassifier
+
+    model = ScriptedModel([AssistantMessage(content='{"category": 2, "explanation": "x"}')])
+    task = session_task()
+    simulation = Simulation(
+        task_id=task.id, trial=0, seed=1, messages=[], termination=TerminationReason.USER_STOP
+    )
+    failed = BasisResult(basis="completion", reward=0.0, score=0.0, note="not made: payBill")
+    await FailureClassifier(model, lambda t: f"WORKFLOW OF {t.id}").classify(
+        task, simulation, failed
+    )
+    assert f"WORKFLOW OF {task.id}" in model.calls[0].messages[-1].content
