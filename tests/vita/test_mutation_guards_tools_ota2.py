@@ -1,0 +1,220 @@
+"""The OTA order tools (vita/domains/ota.py), second part: what a date change settles to the fen,
+what it says when no seat of the line's type is left, and a hotel room for tonight.
+
+Each test checks the tool's answer (or its refusal: error kind and exact message) and the
+orders, stock and payments after the call. The tools answer in English whatever the task's
+language; the tests run on an English world and on a Chinese one (Chinese seat and room names)
+to show that the names are carried as given."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+from test_ota_tools import make_environment_dict, room
+
+from lifebench.vita.domains.ota import OTAEnvironment
+from lifebench.vita.task import VitaTask
+
+# per language: the world's name for second-class seats and for the lake-view king room
+NAMES: dict[str, dict[str, str]] = {
+    "en": {
+        "Second class": "Second class",
+        "First class": "First class",
+        "room": "Lake View King Room",
+    },
+    "zh": {"Second class": "二等座", "First class": "一等座", "room": "湖景大床房"},
+}
+LANGUAGES = pytest.mark.parametrize("language", ["en", "zh"])
+
+
+def world(language: str) -> dict[str, Any]:
+    """The shared OTA world, its seat and room names in ``language``."""
+    data = make_environment_dict()
+    names = NAMES[language]
+    for train in data["trains"].values():
+        for product in train["products"]:
+            product["seat_type"] = names.get(product["seat_type"], product["seat_type"])
+    for order in data["orders"].values():
+        for line in order["products"]:
+            if "seat_type" in line:
+                line["seat_type"] = names.get(line["seat_type"], line["seat_type"])
+            if line.get("room_type") == "Lake View King Room":
+                line["room_type"] = names["room"]
+    for product in data["hotels"]["H1"]["products"]:
+        if product["room_type"] == "Lake View King Room":
+            product["room_type"] = names["room"]
+    return data
+
+
+def environment(data: dict[str, Any], language: str) -> OTAEnvironment:
+    return OTAEnvironment(VitaTask(id="T1", environment=data), language)  # type: ignore[arg-type]
+
+
+def stock(env: OTAEnvironment) -> dict[str, int]:
+    """Seats left per train product."""
+    return {p.product_id: p.quantity for p in env.db.trains["T1"].products}
+
+
+async def answer(env: OTAEnvironment, name: str, **arguments: Any) -> Any:
+    outcome = await env.tools.run(name, arguments)
+    assert not outcome.error, outcome.content
+    return json.loads(outcome.content)
+
+
+async def refusal(env: OTAEnvironment, name: str, **arguments: Any) -> tuple[Any, ...]:
+    outcome = await env.tools.run(name, arguments)
+    return outcome.error, outcome.error_kind, outcome.content
+
+
+# ---- a date change settles what was paid to the fen ---------------------------------------------
+
+
+def paid_to_the_tenth_of_a_fen(language: str) -> OTAEnvironment:
+    """O_TRAIN (one second-class seat on 06-15) was paid 140.004: what the user paid, as the data
+    says, with a third decimal; the seats of 06-16 cost 160.12, those of 06-17 cost 120."""
+    data = world(language)
+    data["orders"]["O_TRAIN"]["total_price"] = 140.004
+    for product in data["trains"]["T1"]["products"]:
+        if product["product_id"] == "T1_2C_0616":
+            product["price"] = 160.12
+    return environment(data, language)
+
+
+@LANGUAGES
+async def test_a_dearer_date_asks_for_the_difference_rounded_to_the_fen(language: str) -> None:
+    env = paid_to_the_tenth_of_a_fen(language)
+    before = stock(env)
+    moved = await answer(
+        env, "modify_train_order", order_id="O_TRAIN", user_id="U1", new_date="2025-06-16"
+    )
+    assert {k: v for k, v in moved.items() if k != "order"} == {
+        "message": "Modification successful, need to pay additional amount: 20.12; pay it with "
+        "pay_train_order.",
+        "price_difference": 20.12,
+        "amount_due": 20.12,
+        "refund": 0.0,
+    }
+    order = env.db.orders["O_TRAIN"]
+    assert (order.status, order.total_price) == ("unpaid", 160.12)
+    assert [(p.product_id, p.date, p.quantity) for p in order.products] == [
+        ("T1_2C_0616", "2025-06-16", 1)
+    ]
+    # nothing is refunded before the difference is paid: the payment on record stays
+    assert env.paid_amount("O_TRAIN") == 140.004
+    assert stock(env) == {
+        **before,
+        "T1_2C_0615": before["T1_2C_0615"] + 1,
+        "T1_2C_0616": before["T1_2C_0616"] - 1,
+    }
+    paid = await answer(env, "pay_train_order", order_id="O_TRAIN")
+    assert paid["amount_paid"] == 20.12
+    assert env.paid_amount("O_TRAIN") == 160.12
+
+
+@LANGUAGES
+async def test_a_cheaper_date_refunds_and_reports_the_difference_rounded_to_the_fen(
+    language: str,
+) -> None:
+    env = paid_to_the_tenth_of_a_fen(language)
+    moved = await answer(
+        env, "modify_train_order", order_id="O_TRAIN", user_id="U1", new_date="2025-06-17"
+    )
+    assert {k: v for k, v in moved.items() if k != "order"} == {
+        "message": "Modification successful, price difference: -20, refunded 20.",
+        "price_difference": -20.0,
+        "amount_due": 0.0,
+        "refund": 20.0,
+    }
+    order = env.db.orders["O_TRAIN"]
+    assert (order.status, order.total_price) == ("paid", 120.0)
+    assert env.paid_amount("O_TRAIN") == 120.0
+
+
+# ---- no seat of the line's type on the new date -------------------------------------------------
+
+
+@LANGUAGES
+async def test_no_seats_on_the_new_date_lists_every_date_with_seats_of_that_type(
+    language: str,
+) -> None:
+    env = environment(world(language), language)
+    before = env.snapshot()
+    second = NAMES[language]["Second class"]
+    assert await refusal(
+        env, "modify_train_order", order_id="O_TRAIN", user_id="U1", new_date="2025-06-19"
+    ) == (
+        True,
+        "precondition",
+        f"Train 'T1' has no '{second}' seats on 2025-06-19 (dates with '{second}' seats: "
+        "2025-06-15, 2025-06-16, 2025-06-17, 2025-06-18).",
+    )
+    assert env.snapshot() == before
+
+
+@LANGUAGES
+async def test_a_line_without_seat_type_whose_product_left_the_catalog_has_no_seat_type(
+    language: str,
+) -> None:
+    """The line names no seat type and its product is no longer sold: no seat type to keep, so
+    no product of the train matches (the official tool, too, finds no seat of a missing type)."""
+    data = world(language)
+    gone = copy.deepcopy(data["orders"]["O_TRAIN"])
+    gone["order_id"] = "O_GONE"
+    del gone["products"][0]["seat_type"]
+    gone["products"][0]["product_id"] = "T1_WITHDRAWN"
+    data["orders"]["O_GONE"] = gone
+    env = environment(data, language)
+    before = env.snapshot()
+    assert await refusal(
+        env, "modify_train_order", order_id="O_GONE", user_id="U1", new_date="2025-06-16"
+    ) == (
+        True,
+        "precondition",
+        "Train 'T1' has no '' seats on 2025-06-16 (dates with '' seats: none).",
+    )
+    assert env.snapshot() == before
+
+
+# ---- a hotel room for tonight ---------------------------------------------------------------
+
+
+@LANGUAGES
+async def test_a_room_for_today_is_not_in_the_past(language: str) -> None:
+    """The task's clock says 2025-06-10 10:00: tonight's room can still be booked."""
+    data = world(language)
+    data["hotels"]["H1"]["products"].append(
+        room("H1_K_0610", NAMES[language]["room"], "2025-06-10", 590, 1)
+    )
+    env = environment(data, language)
+    order = await answer(
+        env, "create_hotel_order", hotel_id="H1", room_id="H1_K_0610", user_id="U1"
+    )
+    assert (order["status"], order["store_id"], order["total_price"]) == ("unpaid", "H1", 590.0)
+    assert [
+        (p["product_id"], p["date"], p["quantity"], p["room_type"]) for p in order["products"]
+    ] == [("H1_K_0610", "2025-06-10", 1, NAMES[language]["room"])]
+    assert env.created_order_ids == (order["order_id"],)
+    assert env.db.orders[order["order_id"]].status == "unpaid"
+    tonight = [p for p in env.db.hotels["H1"].products if p.product_id == "H1_K_0610"]
+    assert [p.quantity for p in tonight] == [0]
+
+
+@LANGUAGES
+async def test_a_room_for_yesterday_is_in_the_past(language: str) -> None:
+    data = world(language)
+    data["hotels"]["H1"]["products"].append(
+        room("H1_K_0609B", NAMES[language]["room"], "2025-06-09", 590, 1)
+    )
+    env = environment(data, language)
+    before = env.snapshot()
+    assert await refusal(
+        env, "create_hotel_order", hotel_id="H1", room_id="H1_K_0609B", user_id="U1"
+    ) == (
+        True,
+        "precondition",
+        "Room 'H1_K_0609B' is for 2025-06-09, which is in the past (today is 2025-06-10).",
+    )
+    assert env.snapshot() == before
