@@ -218,3 +218,35 @@ async def test_a_room_for_yesterday_is_in_the_past(language: str) -> None:
         "Room 'H1_K_0609B' is for 2025-06-09, which is in the past (today is 2025-06-10).",
     )
     assert env.snapshot() == before
+
+
+# ---- a dated order refused before anything is booked -------------------------------------------
+
+DATED = [
+    ("create_attraction_order", {"attraction_id": "A1", "ticket_id": "A1_AD_0612"}),
+    ("create_flight_order", {"flight_id": "F1", "seat_id": "F1_Y_0620"}),
+    ("create_train_order", {"train_id": "T1", "seat_id": "T1_2C_0615"}),
+]
+
+
+@LANGUAGES
+@pytest.mark.parametrize(("name", "product"), DATED, ids=[d[0] for d in DATED])
+@pytest.mark.parametrize(
+    ("date", "quantity", "message"),
+    [
+        ("2025-06-20", 0, "quantity must be a positive integer."),
+        ("2025-06-20", -2, "quantity must be a positive integer."),
+        ("20/06/2025", 1, "date must be a date in YYYY-MM-DD format."),
+        ("2025-06-31", 1, "date must be a date in YYYY-MM-DD format."),
+    ],
+    ids=["zero", "negative", "day-first", "no-such-day"],
+)
+async def test_a_dated_order_is_refused_with_the_argument_named(
+    language: str, name: str, product: dict[str, str], date: str, quantity: int, message: str
+) -> None:
+    env = environment(world(language), language)
+    before = env.snapshot()
+    arguments = {**product, "user_id": "U1", "date": date, "quantity": quantity}
+    assert await refusal(env, name, **arguments) == (True, "precondition", message)
+    assert env.snapshot() == before
+    assert env.created_order_ids == ()
