@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 import pytest
-from test_ota_tools import make_environment_dict, room
+from test_ota_tools import make_environment_dict, room, seat
 
 from lifebench.vita.domains.ota import OTAEnvironment
 from lifebench.vita.task import VitaTask
@@ -250,3 +250,108 @@ async def test_a_dated_order_is_refused_with_the_argument_named(
     assert await refusal(env, name, **arguments) == (True, "precondition", message)
     assert env.snapshot() == before
     assert env.created_order_ids == ()
+
+
+# ---- which product a dated order takes, and why it takes none -----------------------------------
+
+
+def train_catalog(language: str) -> OTAEnvironment:
+    """Train T1 also sells: one seat id on two dates, one without a date, one for a past day, and
+    one id listed twice for 06-20 (2 seats at 100 first, then 5 at 110)."""
+    data = world(language)
+    second = NAMES[language]["Second class"]
+    data["trains"]["T1"]["products"] += [
+        seat("T1_MULTI", second, "2025-06-16", 150, 3),
+        seat("T1_MULTI", second, "2025-06-15", 150, 3),
+        seat("T1_UNDATED", second, "", 150, 3),
+        seat("T1_PAST", second, "2025-06-01", 150, 3),
+        seat("T1_TWICE", second, "2025-06-20", 100, 2),
+        seat("T1_TWICE", second, "2025-06-20", 110, 5),
+    ]
+    return environment(data, language)
+
+
+@LANGUAGES
+@pytest.mark.parametrize(
+    ("seat_id", "date", "quantity", "kind", "message"),
+    [
+        (
+            "T1_NOPE",
+            "2025-06-15",
+            1,
+            "not_found",
+            "seat_id 'T1_NOPE' not found at train 'T1'; see get_ota_train_info for its products.",
+        ),
+        (
+            "T1_MULTI",
+            "2025-06-17",
+            1,
+            "precondition",
+            "Train 'T1' does not offer seat_id 'T1_MULTI' on 2025-06-17 "
+            "(offered on: 2025-06-15, 2025-06-16).",
+        ),
+        (
+            "T1_UNDATED",
+            "2025-06-17",
+            1,
+            "precondition",
+            "Train 'T1' does not offer seat_id 'T1_UNDATED' on 2025-06-17 (offered on: none).",
+        ),
+        (
+            "T1_PAST",
+            "2025-06-01",
+            1,
+            "precondition",
+            "date 2025-06-01 is in the past (today is 2025-06-10).",
+        ),
+        (
+            "T1_TWICE",
+            "2025-06-20",
+            6,
+            "precondition",
+            "Insufficient inventory: seat_id 'T1_TWICE' has 2 left on 2025-06-20, 6 requested.",
+        ),
+    ],
+    ids=["unknown", "other-dates", "no-dates", "past", "too-few"],
+)
+async def test_a_train_order_refused_for_its_seat_says_exactly_why(
+    language: str, seat_id: str, date: str, quantity: int, kind: str, message: str
+) -> None:
+    env = train_catalog(language)
+    before = env.snapshot()
+    stock_before = [(p.product_id, p.date, p.quantity) for p in env.db.trains["T1"].products]
+    arguments = {"train_id": "T1", "seat_id": seat_id, "user_id": "U1", "date": date}
+    assert await refusal(env, "create_train_order", **arguments, quantity=quantity) == (
+        True,
+        kind,
+        message,
+    )
+    assert env.snapshot() == before
+    assert [(p.product_id, p.date, p.quantity) for p in env.db.trains["T1"].products] == (
+        stock_before
+    )
+
+
+@LANGUAGES
+@pytest.mark.parametrize(
+    ("quantity", "price", "left"),
+    [(2, 200.0, [0, 5]), (1, 100.0, [1, 5]), (3, 330.0, [2, 2])],
+    ids=["exactly-the-first", "fewer-than-the-first", "more-than-the-first"],
+)
+async def test_a_train_order_takes_the_first_listing_that_has_enough_seats(
+    language: str, quantity: int, price: float, left: list[int]
+) -> None:
+    env = train_catalog(language)
+    order = await answer(
+        env,
+        "create_train_order",
+        train_id="T1",
+        seat_id="T1_TWICE",
+        user_id="U1",
+        date="2025-06-20",
+        quantity=quantity,
+    )
+    assert (order["total_price"], order["status"]) == (price, "unpaid")
+    assert [(p["product_id"], p["quantity"]) for p in order["products"]] == [("T1_TWICE", quantity)]
+    assert [p.quantity for p in env.db.trains["T1"].products if p.product_id == "T1_TWICE"] == left
+    assert env.created_order_ids == (order["order_id"],)
