@@ -355,3 +355,39 @@ async def test_a_train_order_takes_the_first_listing_that_has_enough_seats(
     assert [(p["product_id"], p["quantity"]) for p in order["products"]] == [("T1_TWICE", quantity)]
     assert [p.quantity for p in env.db.trains["T1"].products if p.product_id == "T1_TWICE"] == left
     assert env.created_order_ids == (order["order_id"],)
+
+
+# ---- cancelling ---------------------------------------------------------------------------------
+
+
+@LANGUAGES
+async def test_a_cancellation_refunds_what_was_paid_rounded_to_the_fen(language: str) -> None:
+    data = world(language)
+    data["orders"]["O_TRAIN"]["total_price"] = 140.454
+    env = environment(data, language)
+    before = stock(env)
+    cancelled = await answer(env, "cancel_train_order", order_id="O_TRAIN", user_id="U1")
+    assert sorted(cancelled) == ["message", "order", "refund"]
+    assert (cancelled["message"], cancelled["refund"]) == (
+        "Cancellation successful, refund amount: 140.45.",
+        140.45,
+    )
+    assert (cancelled["order"]["order_id"], cancelled["order"]["status"]) == (
+        "O_TRAIN",
+        "cancelled",
+    )
+    assert env.db.orders["O_TRAIN"].status == "cancelled"
+    assert env.paid_amount("O_TRAIN") == 0.0
+    assert stock(env) == {**before, "T1_2C_0615": before["T1_2C_0615"] + 1}
+
+
+@LANGUAGES
+async def test_a_used_ticket_cannot_be_cancelled(language: str) -> None:
+    env = environment(world(language), language)
+    before = env.snapshot()
+    assert await refusal(env, "cancel_attraction_order", order_id="O_USED", user_id="U1") == (
+        True,
+        "precondition",
+        "Order 'O_USED' has already been used (status consumed) and cannot be cancelled.",
+    )
+    assert env.snapshot() == before
