@@ -391,3 +391,95 @@ async def test_a_used_ticket_cannot_be_cancelled(language: str) -> None:
         "Order 'O_USED' has already been used (status consumed) and cannot be cancelled.",
     )
     assert env.snapshot() == before
+
+
+# ---- stock goes back to the listing of the line's date; today is not past; paying --------------
+
+
+@LANGUAGES
+async def test_cancelling_gives_the_seats_back_to_the_listing_of_the_lines_date(
+    language: str,
+) -> None:
+    env = train_catalog(language)
+    order = await answer(
+        env,
+        "create_train_order",
+        train_id="T1",
+        seat_id="T1_MULTI",
+        user_id="U1",
+        date="2025-06-15",
+        quantity=2,
+    )
+
+    def multi() -> list[tuple[str, int]]:
+        return [
+            (p.date, p.quantity) for p in env.db.trains["T1"].products if p.product_id == "T1_MULTI"
+        ]
+
+    assert multi() == [("2025-06-16", 3), ("2025-06-15", 1)]
+    await answer(env, "cancel_train_order", order_id=order["order_id"], user_id="U1")
+    assert multi() == [("2025-06-16", 3), ("2025-06-15", 3)]
+    assert env.db.orders[order["order_id"]].status == "cancelled"
+
+
+@LANGUAGES
+async def test_a_seat_for_today_can_be_booked(language: str) -> None:
+    data = world(language)
+    data["trains"]["T1"]["products"].append(
+        seat("T1_TODAY", NAMES[language]["Second class"], "2025-06-10", 130, 2)
+    )
+    env = environment(data, language)
+    order = await answer(
+        env,
+        "create_train_order",
+        train_id="T1",
+        seat_id="T1_TODAY",
+        user_id="U1",
+        date="2025-06-10",
+        quantity=1,
+    )
+    assert (order["total_price"], order["products"][0]["date"]) == (130.0, "2025-06-10")
+    assert [p.quantity for p in env.db.trains["T1"].products if p.product_id == "T1_TODAY"] == [1]
+
+
+@LANGUAGES
+async def test_a_sold_out_listing_has_nothing_left(language: str) -> None:
+    env = environment(world(language), language)
+    before = env.snapshot()
+    arguments = {"train_id": "T1", "seat_id": "T1_2C_0618", "user_id": "U1", "date": "2025-06-18"}
+    assert await refusal(env, "create_train_order", **arguments, quantity=1) == (
+        True,
+        "precondition",
+        "Insufficient inventory: seat_id 'T1_2C_0618' has 0 left on 2025-06-18, 1 requested.",
+    )
+    assert env.snapshot() == before
+
+
+@LANGUAGES
+@pytest.mark.parametrize(
+    ("new_price", "due"),
+    [(160.12, 20.12), (140.5, 0.5)],
+    ids=["twenty", "under-one"],
+)
+async def test_paying_after_a_dearer_date_charges_the_difference_to_the_fen(
+    language: str, new_price: float, due: float
+) -> None:
+    data = world(language)
+    data["orders"]["O_TRAIN"]["total_price"] = 140.004
+    for product in data["trains"]["T1"]["products"]:
+        if product["product_id"] == "T1_2C_0616":
+            product["price"] = new_price
+    env = environment(data, language)
+    moved = await answer(
+        env, "modify_train_order", order_id="O_TRAIN", user_id="U1", new_date="2025-06-16"
+    )
+    assert moved["amount_due"] == due
+    paid = await answer(env, "pay_train_order", order_id="O_TRAIN")
+    assert sorted(paid) == ["amount_paid", "message", "order"]
+    assert (paid["message"], paid["amount_paid"], paid["order"]["status"]) == (
+        "Payment successful.",
+        due,
+        "paid",
+    )
+    assert env.db.orders["O_TRAIN"].status == "paid"
+    assert env.paid_amount("O_TRAIN") == new_price
