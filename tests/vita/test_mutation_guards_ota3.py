@@ -208,8 +208,8 @@ def test_a_note_a_rubric_asks_on_a_booking_is_unchecked_and_the_state_basis_cann
         assert result.undecided and not result.gradable and result.reward != 1.0
         assert len(result.unchecked) == 1 and result.unchecked[0].startswith("note: '")
         assert result.unchecked[0] == (
-            f"note: '{rubric}' asks a note, but no record of the task takes one "
-            "(a booking carries none): the state basis cannot check it"
+            f"note: '{rubric}' asks a note, but no record of the task takes one: the state "
+            "basis cannot check it"
         )
         # the booking's own closed-world note check is still the one note checked
         assert result.info["coverage"]["note"] == {"checked": 1, "unchecked": 1}
@@ -222,7 +222,7 @@ def test_a_rubric_without_a_note_adds_nothing_unchecked() -> None:
 
 
 def test_no_note_is_reported_where_a_delivery_grader_takes_notes() -> None:
-    from lifebench.vita.grading.ota import unowned_notes
+    from lifebench.vita.grading.state import unowned_notes
 
     delivery = {
         "order_id": "D_NEW",

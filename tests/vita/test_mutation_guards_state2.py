@@ -407,14 +407,21 @@ def test_a_stated_time_goes_to_the_record_whose_own_time_agrees() -> None:
     assert unchecked == []
 
 
-def test_no_live_order_means_no_note_is_attributed() -> None:
+def test_no_live_order_means_no_note_is_attributed_and_the_note_is_unchecked() -> None:
     raw = delivery_task(rubrics=['The order should have the note "x"']).model_dump(
         mode="json", by_alias=True
     )
     state = raw["evaluation_criteria"]["expected_states"][0]
     state["required_orders"] = state["required_orders"][1:]  # only O1's cancellation
     reqs, unchecked, _ = _prepared(VitaTask.model_validate(raw))
-    assert (reqs, unchecked) == ([("O1", False, [])], [])
+    # no record takes the note: it is attributed to none and reported unchecked (unowned_notes)
+    assert (reqs, unchecked) == (
+        [("O1", False, [])],
+        [
+            "note: 'The order should have the note \"x\"' asks a note, but no record of the "
+            "task takes one: the state basis cannot check it"
+        ],
+    )
 
 
 def test_statements_after_a_checked_note_no_record_owns_are_still_read() -> None:

@@ -14,10 +14,11 @@ from lifebench.vita.grading.state import (
     delivery_state_evaluator,
     result,
     tally,
+    unowned_notes,
 )
 from lifebench.vita.task import VitaTask
 
-GRADER_VERSION = 4
+GRADER_VERSION = 5
 """Version of this module's grading rules: bump it with any change to them (CONTRIBUTING.md)."""
 
 
@@ -39,6 +40,8 @@ class CrossStateEvaluator:
             "instore": instore_state_evaluator(),
             "ota": ota_state_evaluator(),
         }
+        for part in self._parts.values():
+            part.report_unowned_notes = False  # reported once below, not by every domain
 
     async def evaluate(self, task: Any, simulation: Simulation) -> BasisResult:
         """Grade ``simulation`` of ``task``."""
@@ -47,8 +50,11 @@ class CrossStateEvaluator:
     def grade(self, task: VitaTask, simulation: Simulation) -> BasisResult:
         """Synchronous core of :meth:`evaluate`."""
         parts = {name: evaluator.grade(task, simulation) for name, evaluator in self._parts.items()}
-        unchecked = [u for part in parts.values() for u in part.unchecked]
+        unowned = unowned_notes(task)
+        unchecked = [u for part in parts.values() for u in part.unchecked] + unowned
         coverage: Coverage = {}
+        if unowned:
+            tally(coverage, "note", "unchecked", len(unowned))
         for part in parts.values():
             for field, counts in (part.info.get("coverage") or {}).items():
                 for outcome, n in counts.items():

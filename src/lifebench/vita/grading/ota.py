@@ -18,9 +18,9 @@ per-date bookings need (the rules are documented in docs/evaluation.md, "OTA dom
   one, with the same type, provider, lines and a satisfying status;
 * guards: no unrequested cancellation, no unrequested date change of a pre-existing order,
   no extra live order;
-* a note the rubrics ask, in a task where no delivery or in-store record takes it (the graders
-  of those records check notes), is an unchecked criterion: a booking carries no note and no
-  tool sets one, so the state basis cannot decide it (the judge can).
+* a note the rubrics ask, in a task where no delivery or in-store record takes it, is an
+  unchecked criterion (:func:`~lifebench.vita.grading.state.unowned_notes`): a booking carries
+  no note and no tool sets one.
 """
 
 from __future__ import annotations
@@ -43,15 +43,13 @@ from lifebench.vita.grading.expected import (
 from lifebench.vita.grading.state import (
     Coverage,
     OrderStateEvaluator,
-    _quote,
     tally,
     unexpected_fields,
 )
-from lifebench.vita.grading.stated import clock, rubrics
 from lifebench.vita.task import VitaTask
 from lifebench.vita.timefmt import parse_time
 
-GRADER_VERSION = 4
+GRADER_VERSION = 5
 """Version of this module's grading rules: bump it with any change to them (CONTRIBUTING.md)."""
 
 #: Order types graded by the OTA evaluator.
@@ -293,9 +291,9 @@ class OTAStateEvaluator(OrderStateEvaluator):
         return frozenset({"status"})
 
     def unchecked(self, task: VitaTask, reqs: Sequence[RequiredOrder]) -> list[str]:
-        """Lines without an id, expected lines of new bookings without a date, and the notes
-        the rubrics ask when no other grader takes them (:func:`unowned_notes`)."""
-        out = super().unchecked(task, reqs) + unowned_notes(task)
+        """Lines without an id, and expected lines of new bookings without a date (and the
+        shared unchecked lines)."""
+        out = super().unchecked(task, reqs)
         for req in reqs:
             assert isinstance(req, OTARequiredOrder)
             undated = [line for line in req.lines if not line.date]
@@ -324,31 +322,6 @@ class OTAStateEvaluator(OrderStateEvaluator):
         for req in reqs:
             assert isinstance(req, OTARequiredOrder)
             tally(coverage, "date", "checked", sum(1 for line in req.lines if line.date))
-
-
-def unowned_notes(task: VitaTask) -> list[str]:
-    """One unchecked line per rubric that asks a note, when neither the delivery nor the
-    in-store grader attributes notes in ``task`` (each does only with a live requirement of its
-    own; see ``OrderStateEvaluator.attribution``): otherwise such a rubric would be neither
-    checked nor reported."""
-    from lifebench.vita.grading.constraints import parse_rubric
-    from lifebench.vita.grading.instore import instore_state_evaluator
-    from lifebench.vita.grading.state import delivery_state_evaluator
-
-    for owner in (delivery_state_evaluator(), instore_state_evaluator()):
-        if owner.owns_notes(task) and any(
-            status_class(r.status) != "cancelled" for r in owner.required(task)
-        ):
-            return []
-    when = clock(task)
-    out: list[str] = []
-    for rubric in rubrics(task):
-        if any(s.field == "note" for s in parse_rubric(rubric, when, frozenset())):
-            out.append(
-                f"note: '{_quote(rubric)}' asks a note, but no record of the task takes one "
-                "(a booking carries none): the state basis cannot check it"
-            )
-    return out
 
 
 def ota_state_evaluator() -> OTAStateEvaluator:

@@ -58,12 +58,13 @@ from lifebench.vita.grading.options import (
 )
 from lifebench.vita.grading.stated import Attribution, Candidate, attribute_all, record_names
 from lifebench.vita.grading.stated import clock as clock_of
+from lifebench.vita.grading.stated import rubrics as rubrics_of
 from lifebench.vita.grading.text import TextKey, is_blank, normalise, same_text
 from lifebench.vita.grading.world import changed_fields
 from lifebench.vita.task import VitaTask
 from lifebench.vita.timefmt import format_time, parse_time
 
-GRADER_VERSION = 3
+GRADER_VERSION = 4
 """Version of this module's grading rules: bump it with any change to them (CONTRIBUTING.md)."""
 
 TIME_TOLERANCE_MIN = 30.0
@@ -493,6 +494,11 @@ class OrderStateEvaluator:
 
     basis = "state"
 
+    report_unowned_notes: bool = True
+    """Whether :meth:`unchecked` reports the notes no grader of the task takes
+    (:func:`unowned_notes`); the cross-scenario grader, which runs three of these on one task,
+    turns it off on each and reports them once itself."""
+
     def __init__(self, order_types: frozenset[str] = frozenset({"delivery"})) -> None:
         self._types = order_types
 
@@ -668,8 +674,9 @@ class OrderStateEvaluator:
 
     def unchecked(self, task: VitaTask, reqs: Sequence[RequiredOrder]) -> list[str]:
         """What the records of these requirements ask that the grader cannot check (each line
-        starts with its field class)."""
-        out: list[str] = []
+        starts with its field class), and the notes the rubrics ask that no grader of the task
+        takes (:func:`unowned_notes`, unless :attr:`report_unowned_notes` is off)."""
+        out: list[str] = unowned_notes(task) if self.report_unowned_notes else []
         for req in reqs:
             if req.existing:  # graded on its status and note: its lines are not read
                 continue
@@ -863,6 +870,32 @@ class OrderStateEvaluator:
                 evidence=", ".join(extra) or "none",
             ),
         ]
+
+
+def unowned_notes(task: VitaTask) -> list[str]:
+    """One unchecked line per rubric that asks a note, when no grader of ``task`` takes notes.
+
+    Notes the rubrics ask are attributed by the delivery grader, or by the in-store grader in a
+    task without delivery orders (:meth:`OrderStateEvaluator.owns_notes`), and each does so only
+    with a live requirement of its own (:meth:`OrderStateEvaluator.attribution`). Without one
+    (an OTA-only task, an in-store task with only appointments, a delivery task whose orders are
+    all to be cancelled) such a rubric would be neither checked nor reported: it is unchecked,
+    and the state basis cannot decide the task."""
+    from lifebench.vita.grading.constraints import parse_rubric
+    from lifebench.vita.grading.instore import instore_state_evaluator
+
+    for owner in (delivery_state_evaluator(), instore_state_evaluator()):
+        if owner.owns_notes(task) and any(
+            status_class(r.status) != "cancelled" for r in owner.required(task)
+        ):
+            return []
+    when = clock_of(task)
+    return [
+        f"note: '{_quote(rubric)}' asks a note, but no record of the task takes one: the state "
+        "basis cannot check it"
+        for rubric in rubrics_of(task)
+        if any(s.field == "note" for s in parse_rubric(rubric, when, frozenset()))
+    ]
 
 
 def delivery_state_evaluator() -> OrderStateEvaluator:
