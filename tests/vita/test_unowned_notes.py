@@ -86,3 +86,16 @@ def test_a_delivery_task_whose_only_requirement_is_a_cancellation_reports_a_note
     # the same task without the note rubric is solved by the oracle
     plain = synthetic_task(env, cancelled)
     assert grade_state(plain, "delivery", oracle_state(plain, "delivery")).reward == 1.0
+
+
+def test_cross_counts_every_unowned_note_in_its_coverage() -> None:
+    rubrics = (NOTES["en"], NOTES["zh"])
+    task = instore_task([TIMED], rubrics=rubrics)
+    final = {
+        "orders": copy.deepcopy(task.environment["orders"]),
+        "books": {},
+        "reservations": _reserved(task),
+    }
+    result = cross_state_evaluator().grade(task, simulation(final))
+    assert len([u for u in result.unchecked if u.startswith("note:")]) == 2
+    assert result.info["coverage"]["note"]["unchecked"] == 2
