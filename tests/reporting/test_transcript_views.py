@@ -21,6 +21,7 @@ from lifebench.reporting._safe import safe_text
 from lifebench.runner import Progress, RunStore
 from lifebench.runner._experiment import run_experiment
 from lifebench.suites import make_run_options
+from lifebench.vita.grading.state import GRADER_VERSION as STATE_VERSION
 
 HOSTILE_REPLY = "[bold red]not markup[/bold red] \x1b[31mred\x1b[0m \u202eevil"
 
@@ -208,7 +209,7 @@ def test_reports_mark_runs_that_are_not_comparable(tmp_path: Path) -> None:
     assert docs[1]["comparability"]["reference"] == "a"
     assert [d["aspect"] for d in docs[1]["comparability"]["differences"]] == ["judge"]
     assert docs[2]["comparability"]["comparable"] is True
-    assert docs[0]["provenance"]["graders"]["state"] == "vita.grading.state:3"
+    assert docs[0]["provenance"]["graders"]["state"] == f"vita.grading.state:{STATE_VERSION}"
     html_path, md_path = tmp_path / "r.html", tmp_path / "r.md"
     code, _, _ = _cli(
         "report", str(a), str(b), "--html", str(html_path), "--markdown", str(md_path)

@@ -12,6 +12,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from test_comparability import TASKS, _facts
 
 from lifebench.runner._provenance import collect, compare_facts, grader_version
+from lifebench.vita.grading.state import GRADER_VERSION as STATE_VERSION
 
 
 class _Versioned:
@@ -85,7 +86,7 @@ def test_a_model_is_named_by_what_comes_before_the_first_at_sign() -> None:
 def test_a_grader_version_names_its_module_without_the_package_and_none_is_unversioned() -> None:
     from lifebench.vita.grading.state import delivery_state_evaluator
 
-    assert grader_version(delivery_state_evaluator()) == "vita.grading.state:3"
+    assert grader_version(delivery_state_evaluator()) == f"vita.grading.state:{STATE_VERSION}"
     assert grader_version(None) == "unversioned"
 
 

@@ -25,6 +25,7 @@ from lifebench.runner._regrade import regrade
 from lifebench.runner._schema import SCHEMA_VERSION
 from lifebench.suites import make_run_options
 from lifebench.suites._options import config_hash_of
+from lifebench.vita.grading.state import GRADER_VERSION as STATE_VERSION
 
 V2_DUMP = Path(__file__).parent / "data" / "store_v2_offline.sql.gz"
 """A version-2 run store written by lifebench before call recording existed (an offline vita
@@ -255,7 +256,7 @@ def test_eval_migrates_a_version_2_store_and_records_its_provenance(tmp_path: Pa
     with RunStore.read(out) as store:
         assert store.meta.schema_version == 3
         facts = store.facts()
-    assert facts.graders == {"state": ["vita.grading.state:3"]}
+    assert facts.graders == {"state": [f"vita.grading.state:{STATE_VERSION}"]}
     assert facts.session is None  # no run session was opened since
 
 
@@ -274,7 +275,10 @@ def test_provenance_of_a_run_names_versions_tasks_graders_and_models(
 
     assert p.lifebench_version == __version__
     assert p.tasks == 2 and p.tasks_hash == tasks_hash(tasks)
-    assert p.graders == {"rubric": "vita.grading.rubric:2", "state": "vita.grading.state:3"}
+    assert p.graders == {
+        "rubric": "vita.grading.rubric:2",
+        "state": f"vita.grading.state:{STATE_VERSION}",
+    }
     assert {role: m.model for role, m in p.models.items()} == {
         "agent": "agent",
         "user": "user",
