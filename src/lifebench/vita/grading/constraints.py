@@ -41,6 +41,8 @@ from typing import Literal
 
 FieldClass = Literal["time", "date", "party_size", "note", "attribute", "status"]
 Target = Literal["delivery", "appointment", "booking"]
+#: Every kind of record a constraint can be about.
+ALL_TARGETS: frozenset[Target] = frozenset({"delivery", "appointment", "booking"})
 Relation = Literal["before", "after", "around", "between", "on"]
 
 #: Half-width of the window of a moment stated without a relation or with "around", in minutes.
@@ -205,14 +207,15 @@ _APPOINTMENT_KEYS = re.compile(
     re.IGNORECASE,
 )
 _BOOKING_KEYS = re.compile(
-    r"\bcheck[- ]?in|\bstay|\bnight of|\bdepart|\bflights?\b|\btrains?\b|\btickets?\b|\bhotels?\b|"
+    r"\bcheck[- ]?in|\bstay|\bnight of|\bdepart(?!ment)|\bflights?\b|\btrains?\b|\btickets?\b|\bhotels?\b|"
     r"\brooms?\b|\battractions?\b|\bvisit|\btravel|"
     r"入住|出发|航班|机票|火车|高铁|车票|门票|酒店|景点|游玩|出行|日期",
     re.IGNORECASE,
 )
 _CONDITION = re.compile(
-    r"\s*(?:when|if|whether|unless|in case|checking|(?:should |need to )?check(?:ing)?\b|"
-    r"by checking|as\b|since|because|如果|若|假如|当|查询|查看|检查|由于|因为)",
+    r"\s*(?:when|if|whether|unless|in case|"
+    r"(?:should |need to |by )?check(?:ing)?\b(?![- ]?(?:in|out)\b)|"  # not "check in on June 9"
+    r"as\b|since|because|如果|若|假如|当|查询|查看|检查|由于|因为)",
     re.IGNORECASE,
 )
 _ADDRESS_KEYS = re.compile(r"address|地址|送至|送往", re.IGNORECASE)

@@ -12,13 +12,14 @@ from lifebench.vita.grading.state import (
     Coverage,
     OrderStateEvaluator,
     delivery_state_evaluator,
+    foreign_stated,
     result,
     tally,
     unowned_notes,
 )
 from lifebench.vita.task import VitaTask
 
-GRADER_VERSION = 5
+GRADER_VERSION = 6
 """Version of this module's grading rules: bump it with any change to them (CONTRIBUTING.md)."""
 
 
@@ -41,7 +42,7 @@ class CrossStateEvaluator:
             "ota": ota_state_evaluator(),
         }
         for part in self._parts.values():
-            part.report_unowned_notes = False  # reported once below, not by every domain
+            part.report_unowned = False  # reported once below, not by every domain
 
     async def evaluate(self, task: Any, simulation: Simulation) -> BasisResult:
         """Grade ``simulation`` of ``task``."""
@@ -50,11 +51,12 @@ class CrossStateEvaluator:
     def grade(self, task: VitaTask, simulation: Simulation) -> BasisResult:
         """Synchronous core of :meth:`evaluate`."""
         parts = {name: evaluator.grade(task, simulation) for name, evaluator in self._parts.items()}
-        unowned = unowned_notes(task)
+        read = frozenset().union(*(evaluator.targets for evaluator in self._parts.values()))
+        unowned = unowned_notes(task) + foreign_stated(task, read)
         unchecked = [u for part in parts.values() for u in part.unchecked] + unowned
         coverage: Coverage = {}
-        if unowned:
-            tally(coverage, "note", "unchecked", len(unowned))
+        for line in unowned:
+            tally(coverage, line.split(":", 1)[0], "unchecked")
         for part in parts.values():
             for field, counts in (part.info.get("coverage") or {}).items():
                 for outcome, n in counts.items():

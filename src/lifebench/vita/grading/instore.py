@@ -47,7 +47,7 @@ from lifebench.vita.grading.world import changed_fields
 from lifebench.vita.task import VitaTask
 from lifebench.vita.timefmt import format_time, parse_time
 
-GRADER_VERSION = 4
+GRADER_VERSION = 5
 """Version of this module's grading rules: bump it with any change to them (CONTRIBUTING.md)."""
 
 AppointmentKind = Literal["book", "reservation"]

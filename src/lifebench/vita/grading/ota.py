@@ -49,7 +49,7 @@ from lifebench.vita.grading.state import (
 from lifebench.vita.task import VitaTask
 from lifebench.vita.timefmt import parse_time
 
-GRADER_VERSION = 5
+GRADER_VERSION = 6
 """Version of this module's grading rules: bump it with any change to them (CONTRIBUTING.md)."""
 
 #: Order types graded by the OTA evaluator.

@@ -33,6 +33,7 @@ from lifebench.simulation import Simulation
 from lifebench.vita.domains._geo import haversine_m
 from lifebench.vita.domains._match import ADDRESS_THRESHOLD, address_score
 from lifebench.vita.grading.constraints import (
+    ALL_TARGETS,
     AROUND_MIN,
     FIELD_CLASSES,
     Stated,
@@ -64,7 +65,7 @@ from lifebench.vita.grading.world import changed_fields
 from lifebench.vita.task import VitaTask
 from lifebench.vita.timefmt import format_time, parse_time
 
-GRADER_VERSION = 4
+GRADER_VERSION = 5
 """Version of this module's grading rules: bump it with any change to them (CONTRIBUTING.md)."""
 
 TIME_TOLERANCE_MIN = 30.0
@@ -494,10 +495,10 @@ class OrderStateEvaluator:
 
     basis = "state"
 
-    report_unowned_notes: bool = True
-    """Whether :meth:`unchecked` reports the notes no grader of the task takes
-    (:func:`unowned_notes`); the cross-scenario grader, which runs three of these on one task,
-    turns it off on each and reports them once itself."""
+    report_unowned: bool = True
+    """Whether :meth:`unchecked` reports what the rubrics state that no grader of the task reads
+    (:func:`unowned_notes`, :func:`foreign_stated`); the cross-scenario grader, which runs three
+    of these on one task, turns it off on each and reports it once itself."""
 
     def __init__(self, order_types: frozenset[str] = frozenset({"delivery"})) -> None:
         self._types = order_types
@@ -675,8 +676,11 @@ class OrderStateEvaluator:
     def unchecked(self, task: VitaTask, reqs: Sequence[RequiredOrder]) -> list[str]:
         """What the records of these requirements ask that the grader cannot check (each line
         starts with its field class), and the notes the rubrics ask that no grader of the task
-        takes (:func:`unowned_notes`, unless :attr:`report_unowned_notes` is off)."""
-        out: list[str] = unowned_notes(task) if self.report_unowned_notes else []
+        takes and the rubrics about kinds of records it does not read (:func:`unowned_notes`,
+        :func:`foreign_stated`, unless :attr:`report_unowned` is off)."""
+        out: list[str] = (
+            unowned_notes(task) + foreign_stated(task, self.targets) if self.report_unowned else []
+        )
         for req in reqs:
             if req.existing:  # graded on its status and note: its lines are not read
                 continue
@@ -896,6 +900,39 @@ def unowned_notes(task: VitaTask) -> list[str]:
         for rubric in rubrics_of(task)
         if any(s.field == "note" for s in parse_rubric(rubric, when, frozenset()))
     ]
+
+
+def foreign_stated(task: VitaTask, targets: frozenset[Target]) -> list[str]:
+    """One unchecked line per rubric that states something only about kinds of records the
+    graders of ``task`` do not read (``targets``: the kinds they read).
+
+    Each grader reads the constraints of its own kinds of records (delivery orders,
+    appointments, bookings); a rubric stating a time, a day or a party size only about another
+    kind ("deliver the food by 18:30" in an OTA-only task, "a table for 4 at 19:00" in a
+    delivery task) would be neither checked nor reported: it is unchecked, and the state basis
+    cannot decide the task. A rubric from which the grader reads something of its own kinds is
+    its own (the other clauses are context: "departing at 17:00, so the reservation is at
+    17:20"); notes have their own rule (:func:`unowned_notes`)."""
+    from lifebench.vita.grading.constraints import parse_rubric
+
+    when = clock_of(task)
+    out: list[str] = []
+    for rubric in rubrics_of(task):
+        if any(s.field != "note" for s in parse_rubric(rubric, when, targets)):
+            continue
+        foreign = [
+            s
+            for s in parse_rubric(rubric, when, ALL_TARGETS)
+            if s.field != "note" and s.target not in targets
+        ]
+        if foreign:
+            kinds = ", ".join(sorted({s.target for s in foreign}))
+            out.append(
+                f"{foreign[0].field}: '{_quote(rubric)}' states "
+                f"{'; '.join(s.describe() for s in foreign)}, about records of a kind ({kinds}) "
+                "this task's grader does not read: the state basis cannot check it"
+            )
+    return out
 
 
 def delivery_state_evaluator() -> OrderStateEvaluator:
