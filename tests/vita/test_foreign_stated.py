@@ -219,3 +219,33 @@ def test_a_department_is_not_a_departure() -> None:
     assert parse_rubric("The department party is on June 9", CLOCK, frozenset({"booking"})) == []
     (stated,) = parse_rubric("Departing on June 9", CLOCK, frozenset({"booking"}))
     assert stated.target == "booking"
+
+
+def _ota_with(*rubrics: str):  # type: ignore[no-untyped-def]
+    env = ota_env("en")
+    return synthetic_task(env, [ota_order("ON", "hotel", "H1", ROOMS[0], "paid")], list(rubrics))
+
+
+def test_a_note_the_grader_reads_does_not_make_a_foreign_rubric_its_own() -> None:
+    # a note is parsed whatever the grader reads: it is no constraint of the booking's own
+    rubric = "Add a note: quiet room; deliver the food by 18:30 tomorrow"
+    lines = foreign_stated(_ota_with(rubric), frozenset({"booking"}))
+    assert lines == [
+        f"time: '{rubric}' states delivery time before [2025-06-05 00:00:00, "
+        "2025-06-05 18:30:00], about records of a kind (delivery) " + TAIL
+    ]
+
+
+def test_every_rubric_is_read_after_one_of_the_graders_own() -> None:
+    t = _ota_with("The hotel check-in date should be June 5", "Deliver the food by 18:30 tomorrow")
+    lines = foreign_stated(t, frozenset({"booking"}))
+    assert [line.split("'")[1] for line in lines] == ["Deliver the food by 18:30 tomorrow"]
+    result = grade_state(t, "ota", oracle_state(t, "ota"))
+    assert result.undecided and len(result.unchecked) == 1
+
+
+def test_a_rubric_about_two_other_kinds_names_both() -> None:
+    rubric = "Deliver the food by 18:30 tomorrow; reserve a table for 4 people"
+    (line,) = foreign_stated(_ota_with(rubric), frozenset({"booking"}))
+    assert line.endswith("about records of a kind (appointment, delivery) " + TAIL)
+    assert "delivery time before" in line and "party size 4" in line
