@@ -1,0 +1,182 @@
+"""In-store state grading, part 3: which records a rubric constraint may be about.
+
+* Only live appointments are candidates: a cancellation the task asks is never what "the
+  reservation should be for 2 people" is about, wherever it stands among the requirements.
+* An appointment is named by its shop's name and tags, so a rubric naming the shop (or one of
+  its tags) reaches the right one of two appointments of the same kind.
+* An appointment at a shop the task does not list is still graded (never a crash).
+* Notes the rubrics ask are the in-store grader's only in a task without delivery orders: with
+  a live product order of its own it takes them (nothing reported as unowned), beside a
+  delivery order it leaves them to the delivery grader.
+
+Synthetic tasks, in English and Chinese; each pinned by the reward, the verdicts, the unchecked
+list or the coverage counts."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from test_instore_grading import _order, _reservation, _shop, make_task
+from test_mutation_guards_instore import UNTIMED, _grade, _task, _verdicts
+
+from lifebench.evaluation import BasisResult
+from lifebench.vita.task import VitaTask
+
+# ---- a cancellation is never a candidate -------------------------------------------------------
+
+#: Rubrics about "the reservation" without a shop: one live appointment, so they are its.
+PLAIN = {
+    "en": (
+        "The reservation time should be 2025-05-17 09:00:00",
+        "The reservation should be for 2 people",
+    ),
+    "zh": ("预约时间应为2025-05-17 09:00:00", "预约人数应为2人"),
+}
+#: The pre-existing spa reservation (09:00, two people) is to be cancelled; listed first.
+CANCEL = _reservation("R_OLD", "S_SPA", "2025-05-17 09:00:00", 2, "cancelled")
+
+
+def _made(task: VitaTask, **change: Any) -> dict[str, Any]:
+    """The final reservations: R_OLD cancelled and a new gym reservation RS-1."""
+    reservations = copy.deepcopy(task.environment["reservations"])
+    reservations["R_OLD"] = {**reservations["R_OLD"], "status": "cancelled"}
+    made = {**_reservation("RS-1", "S_GYM", "2025-05-17 09:00:00", 2, "paid"), **change}
+    reservations["RS-1"] = made
+    return reservations
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_what_the_rubrics_state_is_about_the_live_appointment_not_the_cancelled_one(
+    lang: str,
+) -> None:
+    task = _task([CANCEL, UNTIMED], PLAIN[lang])
+    result = _grade(task, reservations=_made(task))
+    assert (result.reward, result.unchecked) == (1.0, [])
+    assert result.info["coverage"] == {
+        "party_size": {"checked": 3},
+        "status": {"checked": 2},
+        "store": {"checked": 2},
+        "time": {"checked": 3},
+        "unrequested": {"checked": 4},
+    }
+    # the stated size decides the new reservation (its record states none)
+    result = _grade(task, reservations=_made(task, customer_count=3))
+    assert result.reward == 0.0
+    assert _verdicts(result)["reservation[1]:G_NEW"] == (
+        False,
+        f"RS-1: customer_count 3 ≠ 2 ('{PLAIN[lang][1]}')",
+    )
+    # and the stated time
+    result = _grade(task, reservations=_made(task, reservation_time="2025-05-17 11:00:00"))
+    assert _verdicts(result)["reservation[1]:G_NEW"] == (
+        False,
+        "RS-1: time 2025-05-17 11:00:00 not in [2025-05-17 08:30:00, 2025-05-17 09:30:00] "
+        f"('{PLAIN[lang][0]}')",
+    )
+
+
+# ---- an appointment is named by its shop's name and tags ---------------------------------------
+
+#: Two reservation shops whose ids say nothing: one is named by its tag only.
+SHOPS = {
+    "en": (
+        _shop("S_Y1", [], enable_reservation=True, shop_name="Lotus Hall", tags=["pilates"]),
+        _shop("S_Y2", [], enable_reservation=True, shop_name="Iron Club", tags=["boxing"]),
+    ),
+    "zh": (
+        _shop("S_Y1", [], enable_reservation=True, shop_name="莲花馆", tags=["普拉提"]),
+        _shop("S_Y2", [], enable_reservation=True, shop_name="钢铁俱乐部", tags=["拳击"]),
+    ),
+}
+SIZE = {
+    "en": "The pilates reservation should be for 2 people",
+    "zh": "普拉提的预约人数应为2人",
+}
+
+
+def _two_shops(lang: str, rubric: str) -> VitaTask:
+    first, second = SHOPS[lang]
+    shops = {**make_task().environment["shops"], "S_Y1": first, "S_Y2": second}
+    required = [
+        {**_reservation("G_Y1", "S_Y1", "2025-05-17 09:00:00", 2, "paid")},
+        _reservation("G_Y2", "S_Y2", "2025-05-17 10:00:00", 3, "paid"),
+    ]
+    del required[0]["customer_count"]  # only the rubric states it
+    return _task(required, (rubric,), shops=shops)
+
+
+def _two_made(task: VitaTask, size: int) -> BasisResult:
+    reservations = copy.deepcopy(task.environment["reservations"])
+    reservations["RS-1"] = _reservation("RS-1", "S_Y1", "2025-05-17 09:00:00", size, "paid")
+    reservations["RS-2"] = _reservation("RS-2", "S_Y2", "2025-05-17 10:00:00", 3, "paid")
+    return _grade(task, reservations=reservations)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_rubric_naming_a_shops_tag_is_about_that_shops_appointment(lang: str) -> None:
+    task = _two_shops(lang, SIZE[lang])
+    result = _two_made(task, 2)
+    assert (result.reward, result.unchecked) == (1.0, [])
+    assert result.info["coverage"]["party_size"] == {"checked": 3}
+    result = _two_made(task, 4)
+    assert _verdicts(result)["reservation[0]:G_Y1"] == (
+        False,
+        f"RS-1: customer_count 4 ≠ 2 ('{SIZE[lang]}'); RS-2: shop S_Y2 ≠ S_Y1",
+    )
+    assert _verdicts(result)["reservation[1]:G_Y2"] == (True, "matched reservation RS-2")
+
+
+# ---- a shop the task does not list -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_appointment_at_an_unlisted_shop_is_graded(lang: str) -> None:
+    gone = {**UNTIMED, "shop_id": "S_GONE", "reservation_time": "2025-05-17 09:00:00"}
+    gone["customer_count"] = 2
+    task = _task([gone], (PLAIN[lang][1],))
+    result = _grade(task)
+    assert result.reward == 0.0 and result.unchecked == []
+    assert _verdicts(result)["reservation[0]:G_NEW"] == (
+        False,
+        "no booking or reservation was made",
+    )
+    reservations = copy.deepcopy(task.environment["reservations"])
+    reservations["RS-1"] = _reservation("RS-1", "S_GONE", "2025-05-17 09:00:00", 2, "paid")
+    assert _grade(task, reservations=reservations).reward == 1.0
+
+
+# ---- notes: the in-store grader's only without delivery orders ---------------------------------
+
+NOTE = {"en": "Add a note to the order: no ice", "zh": "订单备注：不要冰"}
+GYM = _order("G_NEW_O", "S_GYM", [("P_GYM", 60, 1)], "paid")
+DELIVERY = {**_order("D_NEW", "ST_X", [("PX", 10, 1)], "paid"), "order_type": "delivery"}
+
+
+def _bought(task: VitaTask) -> dict[str, Any]:
+    orders = copy.deepcopy(task.environment["orders"])
+    orders["IO-1"] = {
+        **_order("IO-1", "S_GYM", [("P_GYM", 60, 1)], "paid"),
+        "create_time": "2025-05-16 10:01:00",
+    }
+    return orders
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_with_a_live_product_order_the_instore_grader_takes_the_note(lang: str) -> None:
+    task = _task([GYM], (NOTE[lang],))
+    result = _grade(task, orders=_bought(task))
+    # not reported as a note no record takes: the order's own check and the stated note count
+    assert not [u for u in result.unchecked if u.startswith("note:")]
+    assert result.info["coverage"]["note"] == {"checked": 2}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_beside_a_delivery_order_the_instore_grader_leaves_the_note_alone(lang: str) -> None:
+    task = _task([GYM, DELIVERY], (NOTE[lang],))
+    result = _grade(task, orders=_bought(task))
+    assert (result.reward, result.unchecked) == (1.0, [])
+    # only the new order's own note check: the stated note is the delivery grader's
+    assert result.info["coverage"]["note"] == {"checked": 1}
+    assert _verdicts(result)["order[0]:G_NEW_O"] == (True, "matched created order IO-1")
