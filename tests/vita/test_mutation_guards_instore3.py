@@ -180,3 +180,56 @@ def test_beside_a_delivery_order_the_instore_grader_leaves_the_note_alone(lang: 
     # only the new order's own note check: the stated note is the delivery grader's
     assert result.info["coverage"]["note"] == {"checked": 1}
     assert _verdicts(result)["order[0]:G_NEW_O"] == (True, "matched created order IO-1")
+
+
+# ---- two live appointments: the id a rubric names, else the record that agrees -----------------
+
+
+def _gym_and_spa(rubric: str, gym_size: int | None) -> VitaTask:
+    gym = _reservation("G_GYM", "S_GYM", "2025-05-17 09:00:00", 0, "paid")
+    spa = _reservation("G_SPA", "S_SPA", "2025-05-17 15:00:00", 3, "paid")
+    del gym["customer_count"]
+    if gym_size is not None:
+        gym["customer_count"] = gym_size
+    return _task([gym, spa], (rubric,))
+
+
+def _gym_and_spa_made(task: VitaTask, gym_size: int) -> BasisResult:
+    reservations = copy.deepcopy(task.environment["reservations"])
+    reservations["RS-1"] = _reservation("RS-1", "S_GYM", "2025-05-17 09:00:00", gym_size, "paid")
+    reservations["RS-2"] = _reservation("RS-2", "S_SPA", "2025-05-17 15:00:00", 3, "paid")
+    return _grade(task, reservations=reservations)
+
+
+BY_ID = {
+    "en": "The reservation G_GYM should be for 2 people",
+    "zh": "预约G_GYM的人数应为2人",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_rubric_naming_an_appointments_id_is_about_that_appointment(lang: str) -> None:
+    task = _gym_and_spa(BY_ID[lang], None)
+    result = _gym_and_spa_made(task, 2)
+    assert (result.reward, result.unchecked) == (1.0, [])
+    result = _gym_and_spa_made(task, 4)
+    assert _verdicts(result)["reservation[0]:G_GYM"] == (
+        False,
+        f"RS-1: customer_count 4 ≠ 2 ('{BY_ID[lang]}'); RS-2: shop S_SPA ≠ S_GYM",
+    )
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_rubric_that_names_no_appointment_is_the_one_whose_record_agrees(lang: str) -> None:
+    # "the reservation should be for 2 people": the gym's record says 2, the spa's 3
+    task = _gym_and_spa(PLAIN[lang][1], 2)
+    result = _gym_and_spa_made(task, 2)
+    assert (result.reward, result.unchecked) == (1.0, [])
+    assert result.info["coverage"]["party_size"] == {"checked": 3}
+    # with neither record agreeing, nothing can tell which one it is about
+    task = _gym_and_spa(PLAIN[lang][1], 4)
+    result = _gym_and_spa_made(task, 4)
+    assert result.unchecked == [
+        f"party_size: '{PLAIN[lang][1]}' states party size 2, but no single required record "
+        "could be found it is about"
+    ]
