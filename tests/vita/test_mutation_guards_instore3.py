@@ -6,8 +6,10 @@
   its tags) reaches the right one of two appointments of the same kind.
 * An appointment at a shop the task does not list is still graded (never a crash).
 * Notes the rubrics ask are the in-store grader's only in a task without delivery orders: with
-  a live product order of its own it takes them (nothing reported as unowned), beside a
-  delivery order it leaves them to the delivery grader.
+  a live product order of its own it takes them (nothing reported as unowned) and checks them
+  (the order must make each request worded; one without the note fails, one with it passes;
+  alone or under the cross grader), beside a delivery order it leaves them to the delivery
+  grader.
 
 Synthetic tasks, in English and Chinese; each pinned by the reward, the verdicts, the unchecked
 list or the coverage counts."""
@@ -18,10 +20,12 @@ import copy
 from typing import Any
 
 import pytest
+from _vita_builders import simulation
 from test_instore_grading import _order, _reservation, _shop, make_task
 from test_mutation_guards_instore import UNTIMED, _grade, _task, _verdicts
 
 from lifebench.evaluation import BasisResult
+from lifebench.vita.grading.cross import cross_state_evaluator
 from lifebench.vita.task import VitaTask
 
 # ---- a cancellation is never a candidate -------------------------------------------------------
@@ -154,22 +158,65 @@ GYM = _order("G_NEW_O", "S_GYM", [("P_GYM", 60, 1)], "paid")
 DELIVERY = {**_order("D_NEW", "ST_X", [("PX", 10, 1)], "paid"), "order_type": "delivery"}
 
 
-def _bought(task: VitaTask) -> dict[str, Any]:
+def _bought(task: VitaTask, note: str = "") -> dict[str, Any]:
     orders = copy.deepcopy(task.environment["orders"])
     orders["IO-1"] = {
         **_order("IO-1", "S_GYM", [("P_GYM", 60, 1)], "paid"),
         "create_time": "2025-05-16 10:01:00",
+        "note": note,
     }
     return orders
 
 
+WORDING = {"en": "no ice", "zh": "不要冰"}
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_with_a_live_product_order_the_instore_grader_takes_the_note(lang: str) -> None:
+def test_with_a_live_product_order_the_instore_grader_checks_the_note(lang: str) -> None:
     task = _task([GYM], (NOTE[lang],))
-    result = _grade(task, orders=_bought(task))
+    # the order that carries the note asked is the one (a note is asked: it is no unasked note)
+    result = _grade(task, orders=_bought(task, WORDING[lang]))
+    assert (result.reward, result.unchecked) == (1.0, [])
     # not reported as a note no record takes: the order's own check and the stated note count
-    assert not [u for u in result.unchecked if u.startswith("note:")]
     assert result.info["coverage"]["note"] == {"checked": 2}
+    # without the note, or with another, the order does not satisfy the requirement
+    for note in ("", "extra napkins"):
+        result = _grade(task, orders=_bought(task, note))
+        assert result.reward == 0.0 and result.unchecked == []
+        assert _verdicts(result)["order[0]:G_NEW_O"] == (
+            False,
+            f"IO-1: note '{note}' does not ask '{WORDING[lang]}' ('{NOTE[lang]}')",
+        )
+    # an order that breaks another rule says that first, whatever its note
+    wrong = _bought(task, WORDING[lang])
+    wrong["IO-1"]["status"] = "unpaid"
+    assert _verdicts(_grade(task, orders=wrong))["order[0]:G_NEW_O"] == (
+        False,
+        "IO-1: status unpaid does not satisfy paid",
+    )
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_without_a_note_rubric_an_instore_order_takes_no_note(lang: str) -> None:
+    task = _task([GYM], ("r",))
+    assert _grade(task, orders=_bought(task)).reward == 1.0
+    result = _grade(task, orders=_bought(task, WORDING[lang]))
+    assert _verdicts(result)["order[0]:G_NEW_O"] == (
+        False,
+        f"IO-1: note '{WORDING[lang]}' asks what the task does not ask (no note expected)",
+    )
+
+
+ASK_ONLY = {"en": "Please add a note to the order", "zh": "请给订单添加备注"}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_note_asked_without_its_wording_allows_a_note_and_is_reported(lang: str) -> None:
+    task = _task([GYM], (ASK_ONLY[lang],))
+    for note in ("", WORDING[lang]):
+        result = _grade(task, orders=_bought(task, note))
+        assert _verdicts(result)["order[0]:G_NEW_O"] == (True, "matched created order IO-1")
+        assert [u.split(":", 1)[0] for u in result.unchecked] == ["note"]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -233,3 +280,19 @@ def test_a_rubric_that_names_no_appointment_is_the_one_whose_record_agrees(lang:
         f"party_size: '{PLAIN[lang][1]}' states party size 2, but no single required record "
         "could be found it is about"
     ]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_cross_grader_checks_an_instore_note_the_same_way(lang: str) -> None:
+    task = _task([GYM], (NOTE[lang],))
+
+    def cross(note: str) -> BasisResult:
+        final = {
+            "orders": _bought(task, note),
+            "books": {},
+            "reservations": copy.deepcopy(task.environment["reservations"]),
+        }
+        return cross_state_evaluator().grade(task, simulation(final))
+
+    assert (cross(WORDING[lang]).reward, cross(WORDING[lang]).unchecked) == (1.0, [])
+    assert cross("").reward == 0.0

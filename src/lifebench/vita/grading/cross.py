@@ -18,7 +18,7 @@ from lifebench.vita.grading.state import (
 )
 from lifebench.vita.task import VitaTask
 
-GRADER_VERSION = 5
+GRADER_VERSION = 6
 """Version of this module's grading rules: bump it with any change to them (CONTRIBUTING.md)."""
 
 
