@@ -47,7 +47,6 @@ from lifebench.vita.grading.state import (
     tally,
 )
 from lifebench.vita.grading.stated import Attribution, Candidate
-from lifebench.vita.grading.text import is_blank
 from lifebench.vita.grading.world import changed_fields
 from lifebench.vita.task import VitaTask
 from lifebench.vita.timefmt import format_time, parse_time
@@ -525,8 +524,9 @@ class InStoreOrderMatcher(OrderMatcher):
 
     def mismatch(self, req: RequiredOrder, order: Mapping[str, Any]) -> str | None:
         """Why ``order`` does not satisfy ``req`` (None when it does)."""
+        # (a record with a note of its own has no note attributed: its note governs)
         notes = [s for s in req.stated if s.field == "note"]
-        if not notes or not is_blank(req.record.get("note")):
+        if not notes:
             return super().mismatch(req, order)
         return super().mismatch(req, {**order, "note": ""}) or stated_mismatch(notes, order, None)
 
