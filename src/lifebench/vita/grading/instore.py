@@ -7,7 +7,9 @@ In-store ``required_orders`` hold three kinds of records: in-store product order
   (order type ``instore``) after two normalisations forced by the tool set and the data: an
   expected order with several products is split into one requirement per product (the official
   ``create_instore_product_order`` takes a single product), and an expected order whose
-  ``store_id`` does not sell its products is attributed to the one shop that does.
+  ``store_id`` does not sell its products is attributed to the one shop that does. A note the
+  rubrics ask about a product order (the in-store grader takes them in a task without delivery
+  orders) must be made by the order's note (:class:`InStoreOrderMatcher`).
 * Bookings and reservations ("appointments") are graded here: the shop, the time (within
   :data:`TIME_TOLERANCE_MIN` minutes), the number of people and the status class. The kind
   expected is the record's kind unless the shop only supports the other one (the data files
@@ -38,8 +40,10 @@ from lifebench.vita.grading.expected import (
 from lifebench.vita.grading.state import (
     TIME_TOLERANCE_MIN,
     Coverage,
+    OrderMatcher,
     OrderStateEvaluator,
     result,
+    stated_mismatch,
     tally,
 )
 from lifebench.vita.grading.stated import Attribution, Candidate
@@ -275,6 +279,10 @@ class InStoreStateEvaluator(OrderStateEvaluator):
         """Notes the rubrics ask are checked here only in a task without delivery orders."""
         return not required_orders(task, frozenset({"delivery"}))
 
+    def matcher(self, task: VitaTask) -> OrderMatcher:
+        """The order matcher that checks the notes the rubrics ask (:class:`InStoreOrderMatcher`)."""
+        return InStoreOrderMatcher(task)
+
     def candidates(self, task: VitaTask, reqs: Sequence[RequiredOrder]) -> list[Candidate]:
         """Product orders (keys from 0) and appointments (keys from :data:`_APPOINTMENT_KEY`)."""
         shops = _shops(task)
@@ -505,6 +513,22 @@ class InStoreStateEvaluator(OrderStateEvaluator):
             )
         evidence = "; ".join(reasons) if reasons else "no booking or reservation was made"
         return CriterionVerdict(id=cid, description=_describe(req), met=False, evidence=evidence)
+
+
+class InStoreOrderMatcher(OrderMatcher):
+    """The order matcher, with the notes the rubrics ask about an in-store order checked.
+
+    A product order whose expected record has no note takes none (closed world), unless the
+    rubrics ask one about it: then the order's note must make each request they word (as a
+    delivery's must), and a note is no unrequested note."""
+
+    def mismatch(self, req: RequiredOrder, order: Mapping[str, Any]) -> str | None:
+        """Why ``order`` does not satisfy ``req`` (None when it does)."""
+        # (a record with a note of its own has no note attributed: its note governs)
+        notes = [s for s in req.stated if s.field == "note"]
+        if not notes:
+            return super().mismatch(req, order)
+        return super().mismatch(req, {**order, "note": ""}) or stated_mismatch(notes, order, None)
 
 
 def instore_state_evaluator() -> InStoreStateEvaluator:
