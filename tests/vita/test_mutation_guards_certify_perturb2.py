@@ -9,8 +9,8 @@ variation certify generates (field class, kind, target, the exact change), and c
 (every near miss rejected, every variation accepted, no tool error). The tasks:
 
 * ``ota_rooms`` — rooms listed in an order that tests every filter of another-room/another-date
-  in turn: a room without a date, one before the clock, a suite with one room left on the
-  booked day, the twin the task also books (never taken for the extra record), a second king
+  in turn: a room without a date, one before the clock, the twin the task also books (never
+  taken for the extra record), a suite with one room left on the booked day, a second king
   on the booked day, a twin on another day, a king with none left, a king today with one left;
   a second hotel for the provider near miss;
 * ``ota_seats`` — seat ids shared by every date of a train (the tools take the date apart), a
@@ -70,8 +70,8 @@ def ota_rooms(lang: Lang) -> VitaTask:
     rooms = [
         _room("H1_K_NODAY", king, "", 5),
         _room("H1_K_0603", king, "2025-06-03", 5),
-        _room("H1_S_0606", suite, "2025-06-06", 1, 900),
         _room("H1_T_0606", twin, "2025-06-06", 5, 450),
+        _room("H1_S_0606", suite, "2025-06-06", 1, 900),
         _room("H1_KB_0606", king, "2025-06-06", 5, 520),
         _room("H1_T_0607", twin, "2025-06-07", 5, 450),
         _room("H1_K_0608", king, "2025-06-08", 0),
@@ -89,7 +89,7 @@ def ota_rooms(lang: Lang) -> VitaTask:
     env["hotels"]["H2"] = h2
     env["orders"]["OH"]["products"][0]["room_type"] = king
     n1 = ota_order("N1", "hotel", "H1", rooms[8], "paid")
-    n2 = ota_order("N2", "hotel", "H1", rooms[3], "paid")
+    n2 = ota_order("N2", "hotel", "H1", rooms[2], "paid")
     return task(env, [n1, n2], task_id=f"SYN-OR-{lang}")
 
 
@@ -101,13 +101,15 @@ def ota_seats(lang: Lang) -> VitaTask:
     """OT (a paid second-class seat on the 5th) moved to the 6th, one second-class seat bought
     on the 7th (two left); seat ids are the same on every date. Not mentioned: OU (unpaid,
     second class, the 5th: the tools move only paid orders), OP (two paid first-class seats on
-    the 5th), OQ (a standing ticket paid with total 0), OG (a seat the train no longer lists),
-    OZ (a seat on a train the task does not list), OH."""
+    the 5th), OQ (a standing ticket paid with total 0), OK (a free child ticket: nothing due
+    for another free one), OL (a first-class seat whose line states no quantity: one), OG (a
+    seat the train no longer lists), OZ (a seat on a train the task does not list), OE (an
+    order without lines), OH."""
     env = ota_env(lang)
-    second, first, standing = (
-        ("Second class", "First class", "Standing")
+    second, first, standing, child = (
+        ("Second class", "First class", "Standing", "Child")
         if lang == "en"
-        else ("二等座", "一等座", "无座")
+        else ("二等座", "一等座", "无座", "儿童票")
     )
     seats = [
         _seat("T1_1C", first, "2025-06-05", 300),
@@ -118,6 +120,8 @@ def ota_seats(lang: Lang) -> VitaTask:
         _seat("T1_2C", second, "2025-06-07", 145, 2),
         _seat("T1_ST", standing, "2025-06-05", 1.0),
         _seat("T1_ST", standing, "2025-06-06", 1.0),
+        _seat("T1_CH", child, "2025-06-05", 0),
+        _seat("T1_CH", child, "2025-06-06", 0),
     ]
     env["trains"]["T1"]["products"] = seats
     orders = env["orders"]
@@ -128,6 +132,10 @@ def ota_seats(lang: Lang) -> VitaTask:
     gone = _seat("T1_GONE", second, "2025-06-05", 99)
     orders["OG"] = ota_order("OG", "train", "T1", gone, "paid")
     orders["OZ"] = ota_order("OZ", "train", "T9", seats[1], "paid")
+    orders["OK"] = {**ota_order("OK", "train", "T1", seats[8], "paid"), "total_price": 0}
+    orders["OE"] = {**ota_order("OE", "train", "T1", seats[1], "paid"), "products": []}
+    orders["OL"] = ota_order("OL", "train", "T1", seats[0], "paid")
+    del orders["OL"]["products"][0]["quantity"]
     moved = {**ota_order("OT", "train", "T1", seats[3], "paid"), "total_price": 145.0}
     bought = ota_order("N1", "train", "T1", seats[5], "paid")
     return task(env, [moved, bought], task_id=f"SYN-OS-{lang}")
@@ -203,10 +211,14 @@ def instore_cancel(lang: Lang) -> VitaTask:
 
 
 def delivery_two(lang: Lang) -> VitaTask:
-    """Dumplings from S2 to the user's second place (FAR); at S1 mild noodles to FAR, and tea
-    with no option chosen plus extra-spicy noodles to home."""
+    """Dumplings (a free-text wish) from S2 to the user's far place (FAR); at S1 mild noodles
+    to FAR, and tea with no option chosen plus extra-spicy noodles to home. The user's places
+    also hold one without an address text."""
     env = delivery_env(lang)
-    dumplings = delivery_order("T1", "S2", [("P4", 1, "")], location=FAR)
+    # a place without an address text is no place to send an order to
+    env["location"] = [HOME, {**HOME, "address": "", "longitude": 120.05}, FAR]
+    # a free-text wish in Latin letters in both languages: negated in the task's language
+    dumplings = delivery_order("T1", "S2", [("P4", 1, "Extra vinegar")], location=FAR)
     far = delivery_order("T3", "S1", [("P1", 1, MILD[lang])], location=FAR)
     home = delivery_order("T2", "S1", [("P2", 1, ""), ("P1", 1, HOT[lang])])
     return task(env, [dumplings, far, home], task_id=f"SYN-D2-{lang}")
@@ -221,11 +233,15 @@ def delivery_alone(lang: Lang) -> VitaTask:
 
 
 def delivery_unknown(lang: Lang) -> VitaTask:
-    """An order to an address no tool knows (the oracle cannot place it: not solvable)."""
+    """S2's noodles and dumplings with no address stated, then noodles to an address no tool
+    knows (the oracle cannot place them: not solvable)."""
     env = delivery_env(lang)
     nowhere = {"address": "404 Nowhere Lane, Atlantis", "longitude": 121.5, "latitude": 31.2}
+    # first, all of S2 with no address stated (no wrong address to pick for it, and nothing
+    # else at S2 for an extra order; the state basis cannot check its address either)
+    anywhere = {**delivery_order("T0", "S2", [("P3", 1, ""), ("P4", 1, "")]), "location": None}
     order = delivery_order("T1", "S1", [("P1", 1, MILD[lang])], location=nowhere)
-    return task(env, [order], task_id=f"SYN-DU-{lang}")
+    return task(env, [anywhere, order], task_id=f"SYN-DU-{lang}")
 
 
 TASKS: dict[str, tuple[Callable[[Lang], VitaTask], str]] = {
@@ -384,8 +400,8 @@ PERTURBED: dict[str, list[tuple[str, list[str] | None]]] = {
     ],
     'delivery_two-en': [
         ('quantity', ['@0 create_delivery_order: product_cnts [1] -> [2]']),
-        ('attribute', ["@2 create_delivery_order: attributes ['Mild Spicy'] -> ['Extra Spicy']"]),
-        ('product', ["@0 create_delivery_order: product_ids ['P4'] -> ['P3']"]),
+        ('attribute', ["@0 create_delivery_order: attributes ['Extra vinegar'] -> ['No Extra vinegar']"]),
+        ('product', ["@0 create_delivery_order: product_ids ['P4'] -> ['P3']; attributes ['Extra vinegar'] -> ['']"]),
         ('store', ["@2 create_delivery_order: store_id 'S1' -> 'S2'; product_ids ['P1'] -> ['P3']; attributes ['Mild Spicy'] -> ['']"]),
         ('address', ["@0 create_delivery_order: address 'Tower B, 99 Harbour Avenue, Riverside District, Hangzhou' -> 'Room 5, 8 Elm Road, Lakeside District, Hangzhou'"]),
         ('note_omitted', None),
@@ -396,8 +412,8 @@ PERTURBED: dict[str, list[tuple[str, list[str] | None]]] = {
     ],
     'delivery_two-zh': [
         ('quantity', ['@0 create_delivery_order: product_cnts [1] -> [2]']),
-        ('attribute', ["@2 create_delivery_order: attributes ['微辣'] -> ['特辣']"]),
-        ('product', ["@0 create_delivery_order: product_ids ['P4'] -> ['P3']"]),
+        ('attribute', ["@0 create_delivery_order: attributes ['Extra vinegar'] -> ['不Extra vinegar']"]),
+        ('product', ["@0 create_delivery_order: product_ids ['P4'] -> ['P3']; attributes ['Extra vinegar'] -> ['']"]),
         ('store', ["@2 create_delivery_order: store_id 'S1' -> 'S2'; product_ids ['P1'] -> ['P3']; attributes ['微辣'] -> ['']"]),
         ('address', ["@0 create_delivery_order: address 'Tower B, 99 Harbour Avenue, Riverside District, Hangzhou' -> 'Room 5, 8 Elm Road, Lakeside District, Hangzhou'"]),
         ('note_omitted', None),
@@ -431,26 +447,26 @@ PERTURBED: dict[str, list[tuple[str, list[str] | None]]] = {
         ('date', None),
     ],
     'delivery_unknown-en': [
-        ('quantity', ['@0 create_delivery_order: product_cnts [1] -> [2]']),
-        ('attribute', ["@0 create_delivery_order: attributes ['Mild Spicy'] -> ['Extra Spicy']"]),
-        ('product', ["@0 create_delivery_order: product_ids ['P1'] -> ['P2']; attributes ['Mild Spicy'] -> ['']"]),
-        ('store', ["@0 create_delivery_order: store_id 'S1' -> 'S2'; product_ids ['P1'] -> ['P3']; attributes ['Mild Spicy'] -> ['']"]),
-        ('address', ["@0 create_delivery_order: address '404 Nowhere Lane, Atlantis' -> 'Room 5, 8 Elm Road, Lakeside District, Hangzhou'"]),
+        ('quantity', ['@0 create_delivery_order: product_cnts [1, 1] -> [2, 1]']),
+        ('attribute', ["@2 create_delivery_order: attributes ['Mild Spicy'] -> ['Extra Spicy']"]),
+        ('product', ["@2 create_delivery_order: product_ids ['P1'] -> ['P2']; attributes ['Mild Spicy'] -> ['']"]),
+        ('store', ["@0 create_delivery_order: store_id 'S2' -> 'S1'; product_ids ['P3', 'P4'] -> ['P1', 'P2']"]),
+        ('address', ["@2 create_delivery_order: address '404 Nowhere Lane, Atlantis' -> 'Room 5, 8 Elm Road, Lakeside District, Hangzhou'"]),
         ('note_omitted', None),
         ('note_negated', None),
-        ('extra_order', ["+2 create_delivery_order(user_id='U1', store_id='S1', product_ids=['P2'], product_cnts=[1], address='Room 5, 8 Elm Road, Lakeside District, Hangzhou', dispatch_time='2025-06-04 11:00:00', attributes=[''])"]),
+        ('extra_order', ["+4 create_delivery_order(user_id='U1', store_id='S1', product_ids=['P2'], product_cnts=[1], address='Room 5, 8 Elm Road, Lakeside District, Hangzhou', dispatch_time='2025-06-04 11:00:00', attributes=[''])"]),
         ('party_size', None),
         ('date', None),
     ],
     'delivery_unknown-zh': [
-        ('quantity', ['@0 create_delivery_order: product_cnts [1] -> [2]']),
-        ('attribute', ["@0 create_delivery_order: attributes ['微辣'] -> ['特辣']"]),
-        ('product', ["@0 create_delivery_order: product_ids ['P1'] -> ['P2']; attributes ['微辣'] -> ['']"]),
-        ('store', ["@0 create_delivery_order: store_id 'S1' -> 'S2'; product_ids ['P1'] -> ['P3']; attributes ['微辣'] -> ['']"]),
-        ('address', ["@0 create_delivery_order: address '404 Nowhere Lane, Atlantis' -> 'Room 5, 8 Elm Road, Lakeside District, Hangzhou'"]),
+        ('quantity', ['@0 create_delivery_order: product_cnts [1, 1] -> [2, 1]']),
+        ('attribute', ["@2 create_delivery_order: attributes ['微辣'] -> ['特辣']"]),
+        ('product', ["@2 create_delivery_order: product_ids ['P1'] -> ['P2']; attributes ['微辣'] -> ['']"]),
+        ('store', ["@0 create_delivery_order: store_id 'S2' -> 'S1'; product_ids ['P3', 'P4'] -> ['P1', 'P2']"]),
+        ('address', ["@2 create_delivery_order: address '404 Nowhere Lane, Atlantis' -> 'Room 5, 8 Elm Road, Lakeside District, Hangzhou'"]),
         ('note_omitted', None),
         ('note_negated', None),
-        ('extra_order', ["+2 create_delivery_order(user_id='U1', store_id='S1', product_ids=['P2'], product_cnts=[1], address='Room 5, 8 Elm Road, Lakeside District, Hangzhou', dispatch_time='2025-06-04 11:00:00', attributes=[''])"]),
+        ('extra_order', ["+4 create_delivery_order(user_id='U1', store_id='S1', product_ids=['P2'], product_cnts=[1], address='Room 5, 8 Elm Road, Lakeside District, Hangzhou', dispatch_time='2025-06-04 11:00:00', attributes=[''])"]),
         ('party_size', None),
         ('date', None),
     ],
@@ -503,6 +519,11 @@ GENERATED: dict[str, list[tuple[str, str, str, bool, list[str]]]] = {
         ('unrequested', 'date_changed', 'OQ', False, ["+3 modify_train_order(order_id='OQ', user_id='U1', new_date='2025-06-06')", "+4 pay_train_order(order_id='OQ')"]),
         ('unrequested', 'cancelled', 'OG', False, ["+3 cancel_train_order(order_id='OG', user_id='U1')"]),
         ('unrequested', 'cancelled', 'OZ', False, ["+3 cancel_train_order(order_id='OZ', user_id='U1')"]),
+        ('unrequested', 'cancelled', 'OK', False, ["+3 cancel_train_order(order_id='OK', user_id='U1')"]),
+        ('unrequested', 'date_changed', 'OK', False, ["+3 modify_train_order(order_id='OK', user_id='U1', new_date='2025-06-06')"]),
+        ('unrequested', 'cancelled', 'OE', False, ["+3 cancel_train_order(order_id='OE', user_id='U1')"]),
+        ('unrequested', 'cancelled', 'OL', False, ["+3 cancel_train_order(order_id='OL', user_id='U1')"]),
+        ('unrequested', 'date_changed', 'OL', False, ["+3 modify_train_order(order_id='OL', user_id='U1', new_date='2025-06-06')", "+4 pay_train_order(order_id='OL')"]),
         ('unrequested', 'extra_record', 'new', False, ["+3 create_train_order(train_id='T1', seat_id='T1_1C', user_id='U1', date='2025-06-07', quantity=1)"]),
         ('reads', 'extra_reads', 'plan', True, ['+0 get_user_all_orders()', '+2 get_user_all_orders()', '+5 get_user_all_orders()']),
         ('records', 'cancel_and_recreate', 'call 1 create_train_order', True, ["+2 cancel_train_order(user_id='U1')<order_id", "+3 create_train_order(train_id='T1', seat_id='T1_2C', user_id='U1', date='2025-06-07', quantity=1)"]),
@@ -522,6 +543,11 @@ GENERATED: dict[str, list[tuple[str, str, str, bool, list[str]]]] = {
         ('unrequested', 'date_changed', 'OQ', False, ["+3 modify_train_order(order_id='OQ', user_id='U1', new_date='2025-06-06')", "+4 pay_train_order(order_id='OQ')"]),
         ('unrequested', 'cancelled', 'OG', False, ["+3 cancel_train_order(order_id='OG', user_id='U1')"]),
         ('unrequested', 'cancelled', 'OZ', False, ["+3 cancel_train_order(order_id='OZ', user_id='U1')"]),
+        ('unrequested', 'cancelled', 'OK', False, ["+3 cancel_train_order(order_id='OK', user_id='U1')"]),
+        ('unrequested', 'date_changed', 'OK', False, ["+3 modify_train_order(order_id='OK', user_id='U1', new_date='2025-06-06')"]),
+        ('unrequested', 'cancelled', 'OE', False, ["+3 cancel_train_order(order_id='OE', user_id='U1')"]),
+        ('unrequested', 'cancelled', 'OL', False, ["+3 cancel_train_order(order_id='OL', user_id='U1')"]),
+        ('unrequested', 'date_changed', 'OL', False, ["+3 modify_train_order(order_id='OL', user_id='U1', new_date='2025-06-06')", "+4 pay_train_order(order_id='OL')"]),
         ('unrequested', 'extra_record', 'new', False, ["+3 create_train_order(train_id='T1', seat_id='T1_1C', user_id='U1', date='2025-06-07', quantity=1)"]),
         ('reads', 'extra_reads', 'plan', True, ['+0 get_user_all_orders()', '+2 get_user_all_orders()', '+5 get_user_all_orders()']),
         ('records', 'cancel_and_recreate', 'call 1 create_train_order', True, ["+2 cancel_train_order(user_id='U1')<order_id", "+3 create_train_order(train_id='T1', seat_id='T1_2C', user_id='U1', date='2025-06-07', quantity=1)"]),
@@ -612,7 +638,8 @@ GENERATED: dict[str, list[tuple[str, str, str, bool, list[str]]]] = {
         ('products', 'quantity', 'call 0 create_delivery_order', False, ['@0 create_delivery_order: product_cnts [1] -> [2]']),
         ('products', 'quantity', 'call 2 create_delivery_order', False, ['@2 create_delivery_order: product_cnts [1] -> [2]']),
         ('products', 'quantity', 'call 4 create_delivery_order', False, ['@4 create_delivery_order: product_cnts [1, 1] -> [2, 1]']),
-        ('products', 'product', 'call 0 create_delivery_order', False, ["@0 create_delivery_order: product_ids ['P4'] -> ['P3']"]),
+        ('products', 'product', 'call 0 create_delivery_order', False, ["@0 create_delivery_order: product_ids ['P4'] -> ['P3']; attributes ['Extra vinegar'] -> ['']"]),
+        ('attribute', 'attribute', 'call 0 create_delivery_order', False, ["@0 create_delivery_order: attributes ['Extra vinegar'] -> ['No Extra vinegar']"]),
         ('attribute', 'attribute', 'call 2 create_delivery_order', False, ["@2 create_delivery_order: attributes ['Mild Spicy'] -> ['Extra Spicy']"]),
         ('attribute', 'attribute', 'call 4 create_delivery_order', False, ["@4 create_delivery_order: attributes ['', 'Extra Spicy'] -> ['', 'Mild Spicy']"]),
         ('store', 'store', 'call 2 create_delivery_order', False, ["@2 create_delivery_order: store_id 'S1' -> 'S2'; product_ids ['P1'] -> ['P3']; attributes ['Mild Spicy'] -> ['']"]),
@@ -637,8 +664,8 @@ GENERATED: dict[str, list[tuple[str, str, str, bool, list[str]]]] = {
         ('unrequested', 'note_changed', 'O3', False, ["+6 modify_delivery_order(order_id='O3', note='Please call me before delivering')"]),
         ('unrequested', 'extra_record', 'new', False, ["+6 create_delivery_order(user_id='U1', store_id='S2', product_ids=['P3'], product_cnts=[1], address='Tower B, 99 Harbour Avenue, Riverside District, Hangzhou', dispatch_time='2025-06-04 11:00:00', attributes=[''])"]),
         ('reads', 'extra_reads', 'plan', True, ['+0 get_user_all_orders()', '+3 get_user_all_orders()', '+6 get_user_all_orders()', '+9 get_user_all_orders()']),
-        ('records', 'cancel_and_recreate', 'call 0 create_delivery_order', True, ["+0 create_delivery_order(user_id='U1', store_id='S2', product_ids=['P4'], product_cnts=[1], address='Tower B, 99 Harbour Avenue, Riverside District, Hangzhou', dispatch_time='2025-06-04 11:00:00', attributes=[''])", '+1 cancel_delivery_order()<order_id']),
-        ('note', 'edited_after_creation', 'call 0 create_delivery_order', True, ['-0 create_delivery_order', "+0 create_delivery_order(user_id='U1', store_id='S2', product_ids=['P4'], product_cnts=[1], address='Tower B, 99 Harbour Avenue, Riverside District, Hangzhou', dispatch_time='2025-06-04 11:00:00', attributes=[''], note='Please call me before delivering')", "+1 modify_delivery_order(note='')<order_id"]),
+        ('records', 'cancel_and_recreate', 'call 0 create_delivery_order', True, ["+0 create_delivery_order(user_id='U1', store_id='S2', product_ids=['P4'], product_cnts=[1], address='Tower B, 99 Harbour Avenue, Riverside District, Hangzhou', dispatch_time='2025-06-04 11:00:00', attributes=['Extra vinegar'])", '+1 cancel_delivery_order()<order_id']),
+        ('note', 'edited_after_creation', 'call 0 create_delivery_order', True, ['-0 create_delivery_order', "+0 create_delivery_order(user_id='U1', store_id='S2', product_ids=['P4'], product_cnts=[1], address='Tower B, 99 Harbour Avenue, Riverside District, Hangzhou', dispatch_time='2025-06-04 11:00:00', attributes=['Extra vinegar'], note='Please call me before delivering')", "+1 modify_delivery_order(note='')<order_id"]),
         ('records', 'cancel_and_recreate', 'call 2 create_delivery_order', True, ["+2 create_delivery_order(user_id='U1', store_id='S1', product_ids=['P1'], product_cnts=[1], address='Tower B, 99 Harbour Avenue, Riverside District, Hangzhou', dispatch_time='2025-06-04 11:00:00', attributes=['Mild Spicy'])", '+3 cancel_delivery_order()<order_id']),
         ('note', 'edited_after_creation', 'call 2 create_delivery_order', True, ['-2 create_delivery_order', "+2 create_delivery_order(user_id='U1', store_id='S1', product_ids=['P1'], product_cnts=[1], address='Tower B, 99 Harbour Avenue, Riverside District, Hangzhou', dispatch_time='2025-06-04 11:00:00', attributes=['Mild Spicy'], note='Please call me before delivering')", "+3 modify_delivery_order(note='')<order_id"]),
         ('records', 'cancel_and_recreate', 'call 4 create_delivery_order', True, ['+5 cancel_delivery_order()<order_id', "+6 create_delivery_order(user_id='U1', store_id='S1', product_ids=['P2', 'P1'], product_cnts=[1, 1], address='Room 5, 8 Elm Road, Lakeside District, Hangzhou', dispatch_time='2025-06-04 11:00:00', attributes=['', 'Extra Spicy'])"]),
@@ -648,7 +675,8 @@ GENERATED: dict[str, list[tuple[str, str, str, bool, list[str]]]] = {
         ('products', 'quantity', 'call 0 create_delivery_order', False, ['@0 create_delivery_order: product_cnts [1] -> [2]']),
         ('products', 'quantity', 'call 2 create_delivery_order', False, ['@2 create_delivery_order: product_cnts [1] -> [2]']),
         ('products', 'quantity', 'call 4 create_delivery_order', False, ['@4 create_delivery_order: product_cnts [1, 1] -> [2, 1]']),
-        ('products', 'product', 'call 0 create_delivery_order', False, ["@0 create_delivery_order: product_ids ['P4'] -> ['P3']"]),
+        ('products', 'product', 'call 0 create_delivery_order', False, ["@0 create_delivery_order: product_ids ['P4'] -> ['P3']; attributes ['Extra vinegar'] -> ['']"]),
+        ('attribute', 'attribute', 'call 0 create_delivery_order', False, ["@0 create_delivery_order: attributes ['Extra vinegar'] -> ['不Extra vinegar']"]),
         ('attribute', 'attribute', 'call 2 create_delivery_order', False, ["@2 create_delivery_order: attributes ['微辣'] -> ['特辣']"]),
         ('attribute', 'attribute', 'call 4 create_delivery_order', False, ["@4 create_delivery_order: attributes ['', '特辣'] -> ['', '微辣']"]),
         ('store', 'store', 'call 2 create_delivery_order', False, ["@2 create_delivery_order: store_id 'S1' -> 'S2'; product_ids ['P1'] -> ['P3']; attributes ['微辣'] -> ['']"]),
@@ -673,8 +701,8 @@ GENERATED: dict[str, list[tuple[str, str, str, bool, list[str]]]] = {
         ('unrequested', 'note_changed', 'O3', False, ["+6 modify_delivery_order(order_id='O3', note='送达前请先打电话')"]),
         ('unrequested', 'extra_record', 'new', False, ["+6 create_delivery_order(user_id='U1', store_id='S2', product_ids=['P3'], product_cnts=[1], address='Tower B, 99 Harbour Avenue, Riverside District, Hangzhou', dispatch_time='2025-06-04 11:00:00', attributes=[''])"]),
         ('reads', 'extra_reads', 'plan', True, ['+0 get_user_all_orders()', '+3 get_user_all_orders()', '+6 get_user_all_orders()', '+9 get_user_all_orders()']),
-        ('records', 'cancel_and_recreate', 'call 0 create_delivery_order', True, ["+0 create_delivery_order(user_id='U1', store_id='S2', product_ids=['P4'], product_cnts=[1], address='Tower B, 99 Harbour Avenue, Riverside District, Hangzhou', dispatch_time='2025-06-04 11:00:00', attributes=[''])", '+1 cancel_delivery_order()<order_id']),
-        ('note', 'edited_after_creation', 'call 0 create_delivery_order', True, ['-0 create_delivery_order', "+0 create_delivery_order(user_id='U1', store_id='S2', product_ids=['P4'], product_cnts=[1], address='Tower B, 99 Harbour Avenue, Riverside District, Hangzhou', dispatch_time='2025-06-04 11:00:00', attributes=[''], note='送达前请先打电话')", "+1 modify_delivery_order(note='')<order_id"]),
+        ('records', 'cancel_and_recreate', 'call 0 create_delivery_order', True, ["+0 create_delivery_order(user_id='U1', store_id='S2', product_ids=['P4'], product_cnts=[1], address='Tower B, 99 Harbour Avenue, Riverside District, Hangzhou', dispatch_time='2025-06-04 11:00:00', attributes=['Extra vinegar'])", '+1 cancel_delivery_order()<order_id']),
+        ('note', 'edited_after_creation', 'call 0 create_delivery_order', True, ['-0 create_delivery_order', "+0 create_delivery_order(user_id='U1', store_id='S2', product_ids=['P4'], product_cnts=[1], address='Tower B, 99 Harbour Avenue, Riverside District, Hangzhou', dispatch_time='2025-06-04 11:00:00', attributes=['Extra vinegar'], note='送达前请先打电话')", "+1 modify_delivery_order(note='')<order_id"]),
         ('records', 'cancel_and_recreate', 'call 2 create_delivery_order', True, ["+2 create_delivery_order(user_id='U1', store_id='S1', product_ids=['P1'], product_cnts=[1], address='Tower B, 99 Harbour Avenue, Riverside District, Hangzhou', dispatch_time='2025-06-04 11:00:00', attributes=['微辣'])", '+3 cancel_delivery_order()<order_id']),
         ('note', 'edited_after_creation', 'call 2 create_delivery_order', True, ['-2 create_delivery_order', "+2 create_delivery_order(user_id='U1', store_id='S1', product_ids=['P1'], product_cnts=[1], address='Tower B, 99 Harbour Avenue, Riverside District, Hangzhou', dispatch_time='2025-06-04 11:00:00', attributes=['微辣'], note='送达前请先打电话')", "+3 modify_delivery_order(note='')<order_id"]),
         ('records', 'cancel_and_recreate', 'call 4 create_delivery_order', True, ['+5 cancel_delivery_order()<order_id', "+6 create_delivery_order(user_id='U1', store_id='S1', product_ids=['P2', 'P1'], product_cnts=[1, 1], address='Room 5, 8 Elm Road, Lakeside District, Hangzhou', dispatch_time='2025-06-04 11:00:00', attributes=['', '特辣'])"]),
@@ -723,46 +751,60 @@ GENERATED: dict[str, list[tuple[str, str, str, bool, list[str]]]] = {
         ('note', 'edited_after_creation', 'call 0 create_delivery_order', True, ['-0 create_delivery_order', "+0 create_delivery_order(user_id='U1', store_id='S1', product_ids=['P1'], product_cnts=[1], address='Room 5, 8 Elm Road, Lakeside District, Hangzhou', dispatch_time='2025-06-04 11:00:00', attributes=['微辣'], note='送达前请先打电话')", "+1 modify_delivery_order(note='')<order_id"]),
     ],
     'delivery_unknown-en': [
-        ('products', 'quantity', 'call 0 create_delivery_order', False, ['@0 create_delivery_order: product_cnts [1] -> [2]']),
-        ('products', 'product', 'call 0 create_delivery_order', False, ["@0 create_delivery_order: product_ids ['P1'] -> ['P2']; attributes ['Mild Spicy'] -> ['']"]),
-        ('attribute', 'attribute', 'call 0 create_delivery_order', False, ["@0 create_delivery_order: attributes ['Mild Spicy'] -> ['Extra Spicy']"]),
-        ('store', 'store', 'call 0 create_delivery_order', False, ["@0 create_delivery_order: store_id 'S1' -> 'S2'; product_ids ['P1'] -> ['P3']; attributes ['Mild Spicy'] -> ['']"]),
-        ('address', 'address', 'call 0 create_delivery_order', False, ["@0 create_delivery_order: address '404 Nowhere Lane, Atlantis' -> 'Room 5, 8 Elm Road, Lakeside District, Hangzhou'"]),
+        ('products', 'quantity', 'call 0 create_delivery_order', False, ['@0 create_delivery_order: product_cnts [1, 1] -> [2, 1]']),
+        ('products', 'quantity', 'call 2 create_delivery_order', False, ['@2 create_delivery_order: product_cnts [1] -> [2]']),
+        ('products', 'product', 'call 2 create_delivery_order', False, ["@2 create_delivery_order: product_ids ['P1'] -> ['P2']; attributes ['Mild Spicy'] -> ['']"]),
+        ('attribute', 'attribute', 'call 2 create_delivery_order', False, ["@2 create_delivery_order: attributes ['Mild Spicy'] -> ['Extra Spicy']"]),
+        ('store', 'store', 'call 0 create_delivery_order', False, ["@0 create_delivery_order: store_id 'S2' -> 'S1'; product_ids ['P3', 'P4'] -> ['P1', 'P2']"]),
+        ('store', 'store', 'call 2 create_delivery_order', False, ["@2 create_delivery_order: store_id 'S1' -> 'S2'; product_ids ['P1'] -> ['P3']; attributes ['Mild Spicy'] -> ['']"]),
+        ('address', 'address', 'call 2 create_delivery_order', False, ["@2 create_delivery_order: address '404 Nowhere Lane, Atlantis' -> 'Room 5, 8 Elm Road, Lakeside District, Hangzhou'"]),
         ('time', 'time', 'call 0 create_delivery_order', False, ["@0 create_delivery_order: dispatch_time '2025-06-04 11:00:00' -> '2025-06-05 11:00:00'"]),
         ('note', 'unasked_note', 'call 0 create_delivery_order', False, ["@0 create_delivery_order: note - -> 'Please deliver after 22:00'"]),
         ('status', 'unpaid', 'call 1 pay_delivery_order', False, ['-1 pay_delivery_order']),
-        ('unrequested', 'cancelled', 'O1', False, ["+2 cancel_delivery_order(order_id='O1')"]),
-        ('unrequested', 'note_changed', 'O1', False, ["+2 modify_delivery_order(order_id='O1', note='Please call me before delivering')"]),
-        ('unrequested', 'cancelled', 'O2', False, ["+2 cancel_delivery_order(order_id='O2')"]),
-        ('unrequested', 'paid', 'O2', False, ["+2 pay_delivery_order(order_id='O2')"]),
-        ('unrequested', 'note_changed', 'O2', False, ["+2 modify_delivery_order(order_id='O2', note='Please call me before delivering')"]),
-        ('unrequested', 'cancelled', 'O3', False, ["+2 cancel_delivery_order(order_id='O3')"]),
-        ('unrequested', 'note_changed', 'O3', False, ["+2 modify_delivery_order(order_id='O3', note='Please call me before delivering')"]),
-        ('unrequested', 'extra_record', 'new', False, ["+2 create_delivery_order(user_id='U1', store_id='S1', product_ids=['P2'], product_cnts=[1], address='Room 5, 8 Elm Road, Lakeside District, Hangzhou', dispatch_time='2025-06-04 11:00:00', attributes=[''])"]),
-        ('reads', 'extra_reads', 'plan', True, ['+0 get_user_all_orders()', '+3 get_user_all_orders()']),
-        ('records', 'cancel_and_recreate', 'call 0 create_delivery_order', True, ["+0 create_delivery_order(user_id='U1', store_id='S1', product_ids=['P1'], product_cnts=[1], address='404 Nowhere Lane, Atlantis', dispatch_time='2025-06-04 11:00:00', attributes=['Mild Spicy'])", '+1 cancel_delivery_order()<order_id']),
-        ('note', 'edited_after_creation', 'call 0 create_delivery_order', True, ['-0 create_delivery_order', "+0 create_delivery_order(user_id='U1', store_id='S1', product_ids=['P1'], product_cnts=[1], address='404 Nowhere Lane, Atlantis', dispatch_time='2025-06-04 11:00:00', attributes=['Mild Spicy'], note='Please call me before delivering')", "+1 modify_delivery_order(note='')<order_id"]),
+        ('time', 'time', 'call 2 create_delivery_order', False, ["@2 create_delivery_order: dispatch_time '2025-06-04 11:00:00' -> '2025-06-05 11:00:00'"]),
+        ('note', 'unasked_note', 'call 2 create_delivery_order', False, ["@2 create_delivery_order: note - -> 'Please deliver after 22:00'"]),
+        ('status', 'unpaid', 'call 3 pay_delivery_order', False, ['-3 pay_delivery_order']),
+        ('unrequested', 'cancelled', 'O1', False, ["+4 cancel_delivery_order(order_id='O1')"]),
+        ('unrequested', 'note_changed', 'O1', False, ["+4 modify_delivery_order(order_id='O1', note='Please call me before delivering')"]),
+        ('unrequested', 'cancelled', 'O2', False, ["+4 cancel_delivery_order(order_id='O2')"]),
+        ('unrequested', 'paid', 'O2', False, ["+4 pay_delivery_order(order_id='O2')"]),
+        ('unrequested', 'note_changed', 'O2', False, ["+4 modify_delivery_order(order_id='O2', note='Please call me before delivering')"]),
+        ('unrequested', 'cancelled', 'O3', False, ["+4 cancel_delivery_order(order_id='O3')"]),
+        ('unrequested', 'note_changed', 'O3', False, ["+4 modify_delivery_order(order_id='O3', note='Please call me before delivering')"]),
+        ('unrequested', 'extra_record', 'new', False, ["+4 create_delivery_order(user_id='U1', store_id='S1', product_ids=['P2'], product_cnts=[1], address='Room 5, 8 Elm Road, Lakeside District, Hangzhou', dispatch_time='2025-06-04 11:00:00', attributes=[''])"]),
+        ('reads', 'extra_reads', 'plan', True, ['+0 get_user_all_orders()', '+3 get_user_all_orders()', '+6 get_user_all_orders()']),
+        ('records', 'cancel_and_recreate', 'call 0 create_delivery_order', True, ["+0 create_delivery_order(user_id='U1', store_id='S2', product_ids=['P3', 'P4'], product_cnts=[1, 1], address='Room 5, 8 Elm Road, Lakeside District, Hangzhou', dispatch_time='2025-06-04 11:00:00', attributes=['', ''])", '+1 cancel_delivery_order()<order_id']),
+        ('note', 'edited_after_creation', 'call 0 create_delivery_order', True, ['-0 create_delivery_order', "+0 create_delivery_order(user_id='U1', store_id='S2', product_ids=['P3', 'P4'], product_cnts=[1, 1], address='Room 5, 8 Elm Road, Lakeside District, Hangzhou', dispatch_time='2025-06-04 11:00:00', attributes=['', ''], note='Please call me before delivering')", "+1 modify_delivery_order(note='')<order_id"]),
+        ('records', 'cancel_and_recreate', 'call 2 create_delivery_order', True, ['+3 cancel_delivery_order()<order_id', "+4 create_delivery_order(user_id='U1', store_id='S1', product_ids=['P1'], product_cnts=[1], address='404 Nowhere Lane, Atlantis', dispatch_time='2025-06-04 11:00:00', attributes=['Mild Spicy'])"]),
+        ('note', 'edited_after_creation', 'call 2 create_delivery_order', True, ['-2 create_delivery_order', "+2 create_delivery_order(user_id='U1', store_id='S1', product_ids=['P1'], product_cnts=[1], address='404 Nowhere Lane, Atlantis', dispatch_time='2025-06-04 11:00:00', attributes=['Mild Spicy'], note='Please call me before delivering')", "+3 modify_delivery_order(note='')<order_id"]),
     ],
     'delivery_unknown-zh': [
-        ('products', 'quantity', 'call 0 create_delivery_order', False, ['@0 create_delivery_order: product_cnts [1] -> [2]']),
-        ('products', 'product', 'call 0 create_delivery_order', False, ["@0 create_delivery_order: product_ids ['P1'] -> ['P2']; attributes ['微辣'] -> ['']"]),
-        ('attribute', 'attribute', 'call 0 create_delivery_order', False, ["@0 create_delivery_order: attributes ['微辣'] -> ['特辣']"]),
-        ('store', 'store', 'call 0 create_delivery_order', False, ["@0 create_delivery_order: store_id 'S1' -> 'S2'; product_ids ['P1'] -> ['P3']; attributes ['微辣'] -> ['']"]),
-        ('address', 'address', 'call 0 create_delivery_order', False, ["@0 create_delivery_order: address '404 Nowhere Lane, Atlantis' -> 'Room 5, 8 Elm Road, Lakeside District, Hangzhou'"]),
+        ('products', 'quantity', 'call 0 create_delivery_order', False, ['@0 create_delivery_order: product_cnts [1, 1] -> [2, 1]']),
+        ('products', 'quantity', 'call 2 create_delivery_order', False, ['@2 create_delivery_order: product_cnts [1] -> [2]']),
+        ('products', 'product', 'call 2 create_delivery_order', False, ["@2 create_delivery_order: product_ids ['P1'] -> ['P2']; attributes ['微辣'] -> ['']"]),
+        ('attribute', 'attribute', 'call 2 create_delivery_order', False, ["@2 create_delivery_order: attributes ['微辣'] -> ['特辣']"]),
+        ('store', 'store', 'call 0 create_delivery_order', False, ["@0 create_delivery_order: store_id 'S2' -> 'S1'; product_ids ['P3', 'P4'] -> ['P1', 'P2']"]),
+        ('store', 'store', 'call 2 create_delivery_order', False, ["@2 create_delivery_order: store_id 'S1' -> 'S2'; product_ids ['P1'] -> ['P3']; attributes ['微辣'] -> ['']"]),
+        ('address', 'address', 'call 2 create_delivery_order', False, ["@2 create_delivery_order: address '404 Nowhere Lane, Atlantis' -> 'Room 5, 8 Elm Road, Lakeside District, Hangzhou'"]),
         ('time', 'time', 'call 0 create_delivery_order', False, ["@0 create_delivery_order: dispatch_time '2025-06-04 11:00:00' -> '2025-06-05 11:00:00'"]),
         ('note', 'unasked_note', 'call 0 create_delivery_order', False, ["@0 create_delivery_order: note - -> '请22点以后再送'"]),
         ('status', 'unpaid', 'call 1 pay_delivery_order', False, ['-1 pay_delivery_order']),
-        ('unrequested', 'cancelled', 'O1', False, ["+2 cancel_delivery_order(order_id='O1')"]),
-        ('unrequested', 'note_changed', 'O1', False, ["+2 modify_delivery_order(order_id='O1', note='送达前请先打电话')"]),
-        ('unrequested', 'cancelled', 'O2', False, ["+2 cancel_delivery_order(order_id='O2')"]),
-        ('unrequested', 'paid', 'O2', False, ["+2 pay_delivery_order(order_id='O2')"]),
-        ('unrequested', 'note_changed', 'O2', False, ["+2 modify_delivery_order(order_id='O2', note='送达前请先打电话')"]),
-        ('unrequested', 'cancelled', 'O3', False, ["+2 cancel_delivery_order(order_id='O3')"]),
-        ('unrequested', 'note_changed', 'O3', False, ["+2 modify_delivery_order(order_id='O3', note='送达前请先打电话')"]),
-        ('unrequested', 'extra_record', 'new', False, ["+2 create_delivery_order(user_id='U1', store_id='S1', product_ids=['P2'], product_cnts=[1], address='Room 5, 8 Elm Road, Lakeside District, Hangzhou', dispatch_time='2025-06-04 11:00:00', attributes=[''])"]),
-        ('reads', 'extra_reads', 'plan', True, ['+0 get_user_all_orders()', '+3 get_user_all_orders()']),
-        ('records', 'cancel_and_recreate', 'call 0 create_delivery_order', True, ["+0 create_delivery_order(user_id='U1', store_id='S1', product_ids=['P1'], product_cnts=[1], address='404 Nowhere Lane, Atlantis', dispatch_time='2025-06-04 11:00:00', attributes=['微辣'])", '+1 cancel_delivery_order()<order_id']),
-        ('note', 'edited_after_creation', 'call 0 create_delivery_order', True, ['-0 create_delivery_order', "+0 create_delivery_order(user_id='U1', store_id='S1', product_ids=['P1'], product_cnts=[1], address='404 Nowhere Lane, Atlantis', dispatch_time='2025-06-04 11:00:00', attributes=['微辣'], note='送达前请先打电话')", "+1 modify_delivery_order(note='')<order_id"]),
+        ('time', 'time', 'call 2 create_delivery_order', False, ["@2 create_delivery_order: dispatch_time '2025-06-04 11:00:00' -> '2025-06-05 11:00:00'"]),
+        ('note', 'unasked_note', 'call 2 create_delivery_order', False, ["@2 create_delivery_order: note - -> '请22点以后再送'"]),
+        ('status', 'unpaid', 'call 3 pay_delivery_order', False, ['-3 pay_delivery_order']),
+        ('unrequested', 'cancelled', 'O1', False, ["+4 cancel_delivery_order(order_id='O1')"]),
+        ('unrequested', 'note_changed', 'O1', False, ["+4 modify_delivery_order(order_id='O1', note='送达前请先打电话')"]),
+        ('unrequested', 'cancelled', 'O2', False, ["+4 cancel_delivery_order(order_id='O2')"]),
+        ('unrequested', 'paid', 'O2', False, ["+4 pay_delivery_order(order_id='O2')"]),
+        ('unrequested', 'note_changed', 'O2', False, ["+4 modify_delivery_order(order_id='O2', note='送达前请先打电话')"]),
+        ('unrequested', 'cancelled', 'O3', False, ["+4 cancel_delivery_order(order_id='O3')"]),
+        ('unrequested', 'note_changed', 'O3', False, ["+4 modify_delivery_order(order_id='O3', note='送达前请先打电话')"]),
+        ('unrequested', 'extra_record', 'new', False, ["+4 create_delivery_order(user_id='U1', store_id='S1', product_ids=['P2'], product_cnts=[1], address='Room 5, 8 Elm Road, Lakeside District, Hangzhou', dispatch_time='2025-06-04 11:00:00', attributes=[''])"]),
+        ('reads', 'extra_reads', 'plan', True, ['+0 get_user_all_orders()', '+3 get_user_all_orders()', '+6 get_user_all_orders()']),
+        ('records', 'cancel_and_recreate', 'call 0 create_delivery_order', True, ["+0 create_delivery_order(user_id='U1', store_id='S2', product_ids=['P3', 'P4'], product_cnts=[1, 1], address='Room 5, 8 Elm Road, Lakeside District, Hangzhou', dispatch_time='2025-06-04 11:00:00', attributes=['', ''])", '+1 cancel_delivery_order()<order_id']),
+        ('note', 'edited_after_creation', 'call 0 create_delivery_order', True, ['-0 create_delivery_order', "+0 create_delivery_order(user_id='U1', store_id='S2', product_ids=['P3', 'P4'], product_cnts=[1, 1], address='Room 5, 8 Elm Road, Lakeside District, Hangzhou', dispatch_time='2025-06-04 11:00:00', attributes=['', ''], note='送达前请先打电话')", "+1 modify_delivery_order(note='')<order_id"]),
+        ('records', 'cancel_and_recreate', 'call 2 create_delivery_order', True, ['+3 cancel_delivery_order()<order_id', "+4 create_delivery_order(user_id='U1', store_id='S1', product_ids=['P1'], product_cnts=[1], address='404 Nowhere Lane, Atlantis', dispatch_time='2025-06-04 11:00:00', attributes=['微辣'])"]),
+        ('note', 'edited_after_creation', 'call 2 create_delivery_order', True, ['-2 create_delivery_order', "+2 create_delivery_order(user_id='U1', store_id='S1', product_ids=['P1'], product_cnts=[1], address='404 Nowhere Lane, Atlantis', dispatch_time='2025-06-04 11:00:00', attributes=['微辣'], note='送达前请先打电话')", "+3 modify_delivery_order(note='')<order_id"]),
     ],
 }
 # fmt: on
@@ -824,6 +866,11 @@ def test_an_unknown_address_sends_the_extra_order_to_the_first_known_place() -> 
     assert not cert.solvable
     extra = perturb.extra_order(PlanContext(task_, plan, lang))
     assert extra is not None and extra[-1].args["address"] == HOME["address"]
+    # a user with no known place: the extra order keeps the oracle's address
+    env = {**task_.environment, "location": []}
+    homeless = task_.model_copy(update={"environment": env})
+    extra = perturb.extra_order(PlanContext(homeless, plan, lang))
+    assert extra is not None and extra[-1].args["address"] == "404 Nowhere Lane, Atlantis"
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -837,3 +884,26 @@ def test_the_extra_in_store_order_is_one_of_an_unasked_product_in_stock(lang: La
     assert extra is not None and changes(first, extra) == [
         "+6 create_instore_product_order(user_id='U1', shop_id='SP', product_id='V2', quantity=1)"
     ]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_product_its_provider_does_not_list(lang: Lang) -> None:
+    # the oracle cannot solve such a task, but certify still generates its near misses: a
+    # free-text attribute is negated (no options to pick from) and an unlisted in-store product
+    # has no stock for one more
+    env = delivery_env(lang)
+    unlisted = task(env, [delivery_order("T1", "S1", [("P9", 1, "Large")])])
+    plan = oracle_plan(unlisted, domain="delivery")
+    wrong = perturb.attribute(PlanContext(unlisted, plan, lang))
+    negated = "No Large" if lang == "en" else "不Large"
+    assert wrong is not None
+    assert changes(plan, wrong) == [
+        f"@0 create_delivery_order: attributes ['Large'] -> ['{negated}']"
+    ]
+    shops = instore_env(lang)
+    line = {"product_id": "V9", "price": 100, "quantity": 1}
+    voucher = {**shops["orders"]["IO1"], "order_id": "N1", "products": [line]}
+    unlisted = task(shops, [voucher])
+    plan = oracle_plan(unlisted, domain="instore")
+    assert plan[0].args["product_id"] == "V9"
+    assert perturb.quantity(PlanContext(unlisted, plan, lang)) is None
