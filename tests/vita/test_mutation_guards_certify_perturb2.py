@@ -986,3 +986,16 @@ def test_a_product_its_provider_does_not_list(lang: Lang) -> None:
     plan = oracle_plan(unlisted, domain="instore")
     assert plan[0].args["product_id"] == "V9"
     assert perturb.quantity(PlanContext(unlisted, plan, lang)) is None
+
+
+def test_without_a_clock_every_dated_seat_is_bookable() -> None:
+    # a task whose clock cannot be read has no past: the extra seat is the first one listed
+    # (the 3rd), which the task's clock (the 4th) rules out otherwise
+    task_, domain, lang = CASES["ota_cancel-en"]
+    plan = oracle_plan(task_, domain=domain)
+    noclock = task_.model_copy(update={"environment": {**task_.environment, "time": ""}})
+    extra = perturb.extra_order(PlanContext(noclock, plan, lang))
+    assert extra is not None and changes(plan, extra) == [
+        "+1 create_train_order(train_id='T1', seat_id='T1_2C_0603', user_id='U1', "
+        "date='2025-06-03', quantity=1)"
+    ]
