@@ -15,7 +15,8 @@ task's own records and rubrics:
   - every constraint the rubrics state about a record (:mod:`lifebench.vita.grading.stated`)
     broken: an arrival just outside the stated window, one more person, another day;
   - every pre-existing record the task does not mention changed (``unrequested``): cancelled,
-    paid, its note changed, a booking moved or resized, a flight or train moved to another day;
+    paid, its note changed, a booking moved or resized, a paid flight or train moved to another
+    day (the tools move no other);
     and one more live record than asked;
 
 * **variations** (each must pass): the oracle's plan with extra reads, each created record
@@ -57,6 +58,7 @@ from lifebench.vita.certify.perturb import (
     store,
 )
 from lifebench.vita.domains._ota_tables import KINDS
+from lifebench.vita.domains.ota import _MODIFIABLE as _MOVABLE
 from lifebench.vita.grading.constraints import AROUND_MIN
 from lifebench.vita.grading.expected import named_orders, required_orders, status_class
 from lifebench.vita.grading.instore import initial_appointments, required_appointments
@@ -255,7 +257,7 @@ def _unmentioned(ctx: PlanContext) -> Iterator[Candidate]:
             note = _OTHER_NOTE["zh" if ctx.language == "zh" else "en"]
             modify = PlannedCall("modify_delivery_order", {"order_id": oid, "note": note})
             yield Candidate("unrequested", "note_changed", oid, [*ctx.plan, modify])
-        if order_type in ("flight", "train") and live:
+        if order_type in ("flight", "train") and status in _MOVABLE:
             move = PlannedCall(
                 f"modify_{order_type}_order", {"order_id": oid, "user_id": user, "new_date": ""}
             )

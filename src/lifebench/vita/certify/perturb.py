@@ -20,11 +20,7 @@ from typing import Any
 from lifebench.vita.agents.plan import PlannedCall
 from lifebench.vita.domains._geo import haversine_m
 from lifebench.vita.domains._ota_tables import KINDS, OTAKind
-from lifebench.vita.grading.expected import (
-    line_product,
-    required_orders,
-    status_class,
-)
+from lifebench.vita.grading.expected import line_product, required_orders
 from lifebench.vita.grading.instore import required_appointments
 from lifebench.vita.grading.options import chosen_key
 from lifebench.vita.grading.state import ADDRESS_TOLERANCE_M, known_places, reference_location
@@ -603,11 +599,8 @@ def _other_modify_date(ctx: PlanContext, call: PlannedCall) -> tuple[str, bool] 
     )
     variant = old.get(kind.variant_field)
     qty = int(lines[0].get("quantity") or 1)
-    paid = (
-        float(order.get("total_price") or 0)
-        if status_class(str(order.get("status"))) == "paid"
-        else 0.0
-    )
+    # the tools move only paid orders (domains/ota.py), so what was paid is the order's total
+    paid = float(order.get("total_price") or 0)
     for p in items:
         if (
             p.get(kind.variant_field) == variant
