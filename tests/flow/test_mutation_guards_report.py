@@ -109,3 +109,47 @@ def test_a_session_counted_differently_and_a_stale_one_are_reported() -> None:
     comparison = official_comparison(records, SESSION)
     assert comparison.classes == {"session_calls_counted_differently": 1}
     assert comparison.notes[1].startswith("1 session(s) were graded before")
+
+
+TURN = {"suite": "flow", "suite_options": {"level": "turn", "knowledge_format": "text"}}
+KEYS = ("gold_call", "pred_call", "correct_call", "gold_params", "pred_params", "correct_params")
+
+
+def _turn(ours: tuple[int, ...], theirs: tuple[int, ...], *, skipped: int = 0) -> BasisResult:
+    counts: dict[str, int] = dict(zip(KEYS, ours, strict=True))
+    counts.update(node_gold=0, node_correct=0, format_error=0, unusable_replies=0)
+    official = {"skipped": skipped, **dict(zip(KEYS, theirs, strict=True))}
+    info = {"domain": "d", "role": "r", "format": "text", "counts": counts, "official": official}
+    return BasisResult(basis="turn", reward=0.0, score=0.0, info=info)
+
+
+def test_the_turn_official_numbers_count_done_unskipped_turns() -> None:
+    records = [
+        # A: agrees
+        _Rec(Evaluation(reward=0.0, basis="turn", by_basis={"turn": _turn((1, 1, 1, 2, 2, 2), (1, 1, 1, 2, 2, 2))})),
+        # B: the call judged differently, the predicted arguments counted differently
+        _Rec(Evaluation(reward=0.0, basis="turn", by_basis={"turn": _turn((1, 1, 0, 2, 1, 1), (1, 1, 1, 2, 2, 1))})),
+        # C: skipped officially ("api call error"): not in the official sums
+        _Rec(Evaluation(reward=0.0, basis="turn", by_basis={"turn": _turn((1, 1, 1, 1, 1, 1), (5, 5, 5, 5, 5, 5), skipped=1)})),
+        # a failed run holding an evaluation: counted neither way
+        _Rec(Evaluation(reward=0.0, basis="turn", by_basis={"turn": _turn((3, 3, 0, 3, 3, 0), (3, 3, 0, 3, 3, 0))}), "infra_error"),
+    ]  # fmt: skip
+    comparison = official_comparison(records, TURN)
+    pairs = {p.metric: (p.lifebench, p.official) for p in comparison.pairs}
+    # ours (A + B + C): calls tp 2 of 3 predicted, 3 gold; params tp 4 of 4 predicted, 5 gold
+    # theirs (A + B): calls 2 / 2 / 2; params 3 of 4 predicted, 4 gold
+    assert pairs == {
+        "tool_f1": (pytest.approx(2 / 3), 1.0),
+        "tool_precision": (pytest.approx(2 / 3), 1.0),
+        "tool_recall": (pytest.approx(2 / 3), 1.0),
+        "param_f1": (pytest.approx(8 / 9), 0.75),
+        "param_precision": (1.0, 0.75),
+        "param_recall": (0.8, 0.75),
+    }
+    assert (comparison.units, comparison.differing_units) == (3, 2)
+    assert comparison.classes == {
+        "call_judged_differently": 1,
+        "predicted_arguments_counted_differently": 1,
+        "skipped_api_call_error": 1,
+    }
+    assert len(comparison.notes) == 1  # nothing stale
