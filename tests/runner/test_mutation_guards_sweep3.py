@@ -1,0 +1,76 @@
+"""Mutation guards for ``runner/_sweep.py`` (3): a sweep's dry check of its inputs.
+
+Every cell's models file is loaded on its own (a broken second file is reported even when the
+first one loads), no cell is skipped, and only a task input that does not exist earns the hint
+to fetch the official data (a missing models file is the user's own file).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lifebench.errors import InputError
+from lifebench.runner._sweep import SweepSpec, cell_options, check_inputs, expand
+
+HINT = " (the official data: `lifebench data get vitabench|travelbench|flowbench`)"
+
+
+def cells_and_options(spec: SweepSpec, out: Path) -> tuple[list[Any], list[Any]]:
+    cells = expand(spec)
+    return cells, [cell_options(spec, c, out, quiet=True) for c in cells]
+
+
+def models_files(tmp_path: Path) -> tuple[Path, Path]:
+    good = tmp_path / "good.yaml"
+    good.write_text("models: {}\n", encoding="utf-8")
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("models:\n  m1:\n    model: x\n    bogus: 1\n", encoding="utf-8")
+    return good, broken
+
+
+@pytest.mark.parametrize("order", ["good first", "broken first"])
+def test_every_distinct_models_file_is_loaded_and_a_broken_one_named(
+    tmp_path: Path, order: str
+) -> None:
+    good, broken = models_files(tmp_path)
+    files = [good, broken] if order == "good first" else [broken, good]
+    spec = SweepSpec(base={"num_tasks": 1}, grid={"models_file": [str(f) for f in files]})
+    cells, options = cells_and_options(spec, tmp_path)
+    bad_cell = cells[files.index(broken)].name
+    with pytest.raises(InputError) as caught:
+        check_inputs(cells, options, source="s.yaml")
+    assert str(caught.value) == (
+        "file s.yaml: 1 of 2 cell(s) cannot load their inputs:\n"
+        f"  cell {bad_cell}: file {broken}, line 4, field models.m1.bogus: "
+        "unknown key 'bogus' in models.m1"
+    )
+
+
+def test_cells_sharing_a_good_models_file_all_count_their_tasks(tmp_path: Path) -> None:
+    good, _ = models_files(tmp_path)
+    other = tmp_path / "other.yaml"
+    other.write_text("models: {}\n", encoding="utf-8")
+    spec = SweepSpec(
+        base={"num_tasks": 2},
+        grid={
+            "models": [
+                {"name": "a", "models_file": str(good)},
+                {"name": "b", "models_file": str(other)},
+                {"name": "c", "models_file": str(good)},
+            ]
+        },
+    )
+    cells, options = cells_and_options(spec, tmp_path)
+    assert check_inputs(cells, options) == {c.name: 2 for c in cells}
+
+
+def test_a_cell_without_its_options_is_refused_not_skipped(tmp_path: Path) -> None:
+    spec = SweepSpec(base={"num_tasks": 1}, grid={"trials": [1, 2]})
+    cells, options = cells_and_options(spec, tmp_path)
+    with pytest.raises(ValueError, match="zip"):
+        check_inputs(cells, options[:1])
+    with pytest.raises(ValueError, match="zip"):
+        check_inputs(cells[:1], options)
