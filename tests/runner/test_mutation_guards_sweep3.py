@@ -74,3 +74,37 @@ def test_a_cell_without_its_options_is_refused_not_skipped(tmp_path: Path) -> No
         check_inputs(cells, options[:1])
     with pytest.raises(ValueError, match="zip"):
         check_inputs(cells[:1], options)
+
+
+def test_a_missing_models_file_is_named_without_the_official_data_hint(tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere" / "models.yaml"
+    spec = SweepSpec(models=str(missing), base={"num_tasks": 1}, grid={"trials": [1]})
+    cells, options = cells_and_options(spec, tmp_path)
+    with pytest.raises(InputError) as caught:
+        check_inputs(cells, options, source="s.yaml")
+    assert str(caught.value) == (
+        "file s.yaml: 1 of 1 cell(s) cannot load their inputs:\n"
+        f"  cell trials-1: file {missing}: no such models config file"
+    )
+
+
+def test_a_missing_task_file_beside_a_missing_models_file_earns_the_hint(tmp_path: Path) -> None:
+    missing_models = tmp_path / "models.yaml"
+    missing_tasks = tmp_path / "tasks.json"
+    spec = SweepSpec(
+        base={"num_tasks": 1},
+        grid={
+            "inputs": [
+                {"name": "m", "models_file": str(missing_models)},
+                {"name": "t", "tasks_file": str(missing_tasks)},
+            ]
+        },
+    )
+    cells, options = cells_and_options(spec, tmp_path)
+    with pytest.raises(InputError) as caught:
+        check_inputs(cells, options, source="s.yaml")
+    assert str(caught.value) == (
+        f"file s.yaml: 2 of 2 cell(s) cannot load their inputs{HINT}:\n"
+        f"  cell inputs-m: file {missing_models}: no such models config file\n"
+        f"  cell inputs-t: file {missing_tasks}: no such task file"
+    )
