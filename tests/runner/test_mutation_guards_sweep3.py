@@ -2,16 +2,21 @@
 
 Every cell's models file is loaded on its own (a broken second file is reported even when the
 first one loads), no cell is skipped, and only a task input that does not exist earns the hint
-to fetch the official data (a missing models file is the user's own file).
+to fetch the official data (a missing models file is the user's own file). A cell's own
+``suite_options`` join the suite options written flat and win over them; a refused cell names
+the sweep file; a cell's row in the combined report describes the grading its store logged.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
+from lifebench.cli import app
 from lifebench.errors import InputError
 from lifebench.runner._sweep import SweepSpec, cell_options, check_inputs, expand
 
@@ -108,3 +113,37 @@ def test_a_missing_task_file_beside_a_missing_models_file_earns_the_hint(tmp_pat
         f"  cell inputs-m: file {missing_models}: no such models config file\n"
         f"  cell inputs-t: file {missing_tasks}: no such task file"
     )
+
+
+def test_a_cells_own_suite_options_join_the_flat_ones_and_win(tmp_path: Path) -> None:
+    spec = SweepSpec(base={"suite_options": {"window": 7}, "window": 5}, grid={"overlap": [3]})
+    _, options = cells_and_options(spec, tmp_path)
+    (opts,) = options
+    assert opts.suite_options is not None
+    assert opts.suite_options.model_dump()["window"] == 7  # the mapping wins over "window: 5"
+    assert opts.suite_options.model_dump()["overlap"] == 3  # the flat axis value still counts
+
+
+def test_a_refused_cell_names_the_sweep_file(tmp_path: Path) -> None:
+    spec = SweepSpec(base={"task_set": "nope"}, grid={"trials": [1]})
+    (cell,) = expand(spec)
+    reason = "field --task-set: Input should be 'auto', 'generated' or 'demo'"
+    with pytest.raises(InputError) as caught:
+        cell_options(spec, cell, tmp_path, quiet=True)
+    assert str(caught.value) == f"file sweep file: cell trials-1: {reason}"
+    with pytest.raises(InputError) as caught:
+        cell_options(spec, cell, tmp_path, quiet=True, source="s.yaml")
+    assert str(caught.value) == f"file s.yaml: cell trials-1: {reason}"
+
+
+def test_a_cells_row_describes_the_grading_its_store_logged(tmp_path: Path) -> None:
+    sweep = tmp_path / "s.yaml"
+    sweep.write_text("name: g\nbase: {num_tasks: 1}\ngrid:\n  trials: [1]\n", encoding="utf-8")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["sweep", str(sweep), "--out", str(out), "--quiet"])
+    assert result.exit_code == 0, result.stderr
+    (cell,) = json.loads((out / "sweep.json").read_text(encoding="utf-8"))["cells"]
+    assert cell["grading"]["mixed"] is False
+    (part,) = cell["grading"]["parts"]
+    # the store's log: the run graded its one simulation (the configuration alone cannot say)
+    assert (part["source"], part["simulations"], part["to_grade"]) == ("run", 1, 1)
