@@ -147,3 +147,25 @@ def test_a_cells_row_describes_the_grading_its_store_logged(tmp_path: Path) -> N
     (part,) = cell["grading"]["parts"]
     # the store's log: the run graded its one simulation (the configuration alone cannot say)
     assert (part["source"], part["simulations"], part["to_grade"]) == ("run", 1, 1)
+
+
+def test_a_cells_score_follows_the_official_headline(tmp_path: Path) -> None:
+    row = {"time": "2025-10-24 10:00", "query": "明天成都到重庆的高铁", "context": ""}
+    tasks = tmp_path / "single_turn.jsonl"
+    tasks.write_text(
+        "\n".join(json.dumps({**row, "trace_id": str(i)}, ensure_ascii=False) for i in range(3)),
+        encoding="utf-8",
+    )
+    sweep = tmp_path / "s.yaml"
+    sweep.write_text(
+        f"name: t\nbase:\n  suite: travel\n  subset: single\ngrid:\n  tasks_file: ['{tasks}']\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    args = ["sweep", str(sweep), "--out", str(out), "--quiet", "--headline", "official"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.stderr
+    (cell,) = json.loads((out / "sweep.json").read_text(encoding="utf-8"))["cells"]
+    score = cell["score"]
+    assert score["headline"] == "official"  # the number that leads is named, not left blank
+    assert (score["value"], score["interval"]) == (score["official"], score["official_ci"])
