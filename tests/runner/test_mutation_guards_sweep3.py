@@ -169,3 +169,24 @@ def test_a_cells_score_follows_the_official_headline(tmp_path: Path) -> None:
     score = cell["score"]
     assert score["headline"] == "official"  # the number that leads is named, not left blank
     assert (score["value"], score["interval"]) == (score["official"], score["official_ci"])
+
+
+@pytest.mark.parametrize(
+    ("grid", "group"),
+    [
+        ("  trials: [1, 2]\n", "all"),  # every axis pooled
+        ("  trials: [1, 2]\n  window: [9]\n  overlap: [1]\n", "window=9__overlap=1"),
+    ],
+)
+def test_a_pooled_group_is_named_by_the_axes_it_keeps(
+    tmp_path: Path, grid: str, group: str
+) -> None:
+    sweep = tmp_path / "s.yaml"
+    sweep.write_text(
+        f"name: g\nbase: {{num_tasks: 1}}\ngrid:\n{grid}combine: [trials]\n", encoding="utf-8"
+    )
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["sweep", str(sweep), "--out", str(out), "--quiet"])
+    assert result.exit_code == 0, result.stderr
+    (pooled,) = json.loads((out / "sweep.json").read_text(encoding="utf-8"))["combined"]
+    assert pooled["group"] == group and pooled["n_simulations"] == 3  # 1 + 2 trials
