@@ -252,6 +252,7 @@ def check_inputs(
 
     counts: dict[str, int] = {}
     problems: list[str] = []
+    task_problems: list[str] = []  # a missing task input may be official data not fetched yet
     loaded: dict[tuple[Any, ...], int | str] = {}
     for cell, opts in zip(cells, options, strict=True):
         if opts.models_file:
@@ -275,12 +276,13 @@ def check_inputs(
         found = loaded[key]
         if isinstance(found, str):
             problems.append(f"cell {cell.name}: {found}")
+            task_problems.append(found)
         else:
             counts[cell.name] = found
     if problems:
         hint = (
             " (the official data: `lifebench data get vitabench|travelbench|flowbench`)"
-            if any("no such" in p.lower() or "not found" in p.lower() for p in problems)
+            if any("no such" in p.lower() for p in task_problems)
             else ""
         )
         raise InputError(
