@@ -51,6 +51,10 @@ def test_nesting_depth_ignores_brackets_in_strings_and_counts_closings() -> None
     assert nesting_depth('{"a":"\\"[[[["}') == 1  # an escaped quote does not end the string
     assert nesting_depth('{"a":"\\\\",  "b":[1]}') == 2  # an escaped backslash does
     assert nesting_depth('["]", [[1]]]') == 3
+    assert nesting_depth("[][[]]") == 2
+    assert nesting_depth('{"a":"\\n","b":[[1]]}') == 3  # the string ends after an escape
+    # other characters outside strings (malformed arguments) neither open nor close
+    assert nesting_depth("[X[X]X]X") == 2
 
 
 def test_arguments_nested_deeper_than_the_limit_are_refused() -> None:
@@ -64,6 +68,15 @@ def test_arguments_nested_deeper_than_the_limit_are_refused() -> None:
     at_limit = "[" * MAX_ARGUMENT_DEPTH + "]" * MAX_ARGUMENT_DEPTH
     message = parse_completion(_body({"tool_calls": [_call(at_limit)]}), Price(), 0)
     assert message.tool_calls[0].arguments == at_limit
+    braces = '{"a":' * (MAX_ARGUMENT_DEPTH + 1) + "1" + "}" * (MAX_ARGUMENT_DEPTH + 1)
+    with pytest.raises(MalformedResponseError, match="nested 65 levels deep"):
+        parse_completion(_body({"tool_calls": [_call(braces)]}), Price(), 0)
+    # malformed text around the brackets: only the brackets nest
+    flat = "[]" * 40 + "X" * 70
+    assert parse_completion(_body({"tool_calls": [_call(flat)]}), Price(), 0).tool_calls
+    interrupted = "[" * 60 + "X" * 10 + "[" * 5 + "]" * 65
+    with pytest.raises(MalformedResponseError, match="nested 65 levels deep"):
+        parse_completion(_body({"tool_calls": [_call(interrupted)]}), Price(), 0)
     # many brackets, all inside a string: not nested at all
     quoted = json.dumps({"a": "[" * 100})
     assert parse_completion(_body({"tool_calls": [_call(quoted)]}), Price(), 0).tool_calls
