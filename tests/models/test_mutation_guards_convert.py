@@ -65,7 +65,8 @@ def test_arguments_nested_deeper_than_the_limit_are_refused() -> None:
         "the arguments of tool call #0 are nested 65 levels deep, more than the 64 taken"
     )
     assert caught.value.endpoint is False
-    at_limit = "[" * MAX_ARGUMENT_DEPTH + "]" * MAX_ARGUMENT_DEPTH
+    # 64 levels deep with more than 64 brackets (so the depth is measured): taken
+    at_limit = "[" * MAX_ARGUMENT_DEPTH + "]" * (MAX_ARGUMENT_DEPTH - 1) + ",[]]"
     message = parse_completion(_body({"tool_calls": [_call(at_limit)]}), Price(), 0)
     assert message.tool_calls[0].arguments == at_limit
     braces = '{"a":' * (MAX_ARGUMENT_DEPTH + 1) + "1" + "}" * (MAX_ARGUMENT_DEPTH + 1)
