@@ -78,3 +78,10 @@ def test_natural_key_orders_numbers_as_numbers_and_never_ties() -> None:
     # a number before a word at the same place
     assert natural_key("1") < natural_key("a")
     assert natural_key("x1") < natural_key("xa")
+
+
+def test_a_lone_surrogate_is_invisible_and_escaped() -> None:
+    from lifebench._util.text import escape_invisible, is_invisible
+
+    assert is_invisible("\ud800") and is_invisible("\udfff")
+    assert escape_invisible("id\ud83d-1") == "id\\ud83d-1"
