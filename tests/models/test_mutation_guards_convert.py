@@ -225,3 +225,21 @@ def test_messages_of_every_role_on_the_wire_in_order() -> None:
         "role": "assistant",
         "content": "x",
     }
+
+
+def test_content_parts_without_text_add_nothing() -> None:
+    parts = [{"type": "image_url", "image_url": {"url": "x"}}, {"type": "text", "text": "seen"}]
+    assert parse_completion(_body({"content": parts}), Price(), 0).content == "seen"
+
+
+def test_the_start_of_a_body_that_is_no_json_is_quoted_cut_and_decoded() -> None:
+    text = "<!DOCTYPE html><html><head><title>Gateway Timeout</title></head></html>"
+    with pytest.raises(MalformedResponseError) as caught:
+        parse_completion(text, Price(), 0)
+    assert str(caught.value) == f"response is not JSON (starts with {text[:40]!r})"
+    broken = b"\xff\xfe not JSON " + "网关超时".encode() * 4  # byte 40 cuts a character
+    with pytest.raises(MalformedResponseError) as undecodable:
+        parse_completion(broken, Price(), 0)
+    shown = broken[:40].decode(errors="replace")
+    assert shown.startswith("\ufffd\ufffd") and shown.endswith("\ufffd")
+    assert str(undecodable.value) == f"response is not JSON (starts with {shown!r})"
