@@ -149,7 +149,9 @@ def test_a_content_filter_stop_before_anything_was_said(
 ) -> None:
     body = _body(message, finish_reason)
     if filtered:
-        with pytest.raises(FilteredResponseError, match="stopped by a content filter"):
+        with pytest.raises(
+            FilteredResponseError, match=r"^the answer was stopped by a content filter$"
+        ):
             parse_completion(body, Price(), 0)
     else:
         parse_completion(body, Price(), 0)
@@ -202,6 +204,12 @@ def test_pricing_known_unknown_and_missing_counts() -> None:
     assert missing is not None
     assert (missing.cost, missing.unpriced, missing.usage_missing) == (0.0, 0, 1)
     assert missing.priced_by == ()
+    # no counts at a known price: unknown, not a priced call of $0
+    uncounted = parse_completion(
+        json.dumps({"choices": [{"message": {"content": "a"}}]}), Price(input_per_mtok=1.0), 0
+    ).usage
+    assert uncounted is not None
+    assert (uncounted.cost, uncounted.usage_missing, uncounted.priced_by) == (0.0, 1, ())
     free = parse_completion(
         json.dumps({"choices": [{"message": {"content": "a"}}], "usage": usage}), Price(), 0
     ).usage
