@@ -154,3 +154,13 @@ def test_build_body_splices_the_pieces() -> None:
     body = _wire.build_body(b'"m"', [b"1", b"2"], b"[3]", b',"seed":4')
     assert body == b'{"model":"m","messages":[1,2],"tools":[3],"seed":4}'
     assert _wire.build_body(b'"m"', [], None, b"") == b'{"model":"m","messages":[]}'
+
+
+def test_putting_a_remembered_object_again_drops_nothing_else() -> None:
+    memo = _wire._Memo(2)
+    a, c = object(), object()
+    memo.put(a, b"A")
+    memo.put(c, b"C")
+    memo.put(c, b"C2")  # replaces c's entry; a stays
+    assert memo.get(a) == (b"A", hashlib.sha256(b"A").digest())
+    assert memo.get(c) == (b"C2", hashlib.sha256(b"C2").digest())

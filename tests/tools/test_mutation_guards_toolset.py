@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from lifebench._util.text import Text
 from lifebench.messages import ToolCall, Usage
 from lifebench.tools import ToolSet, tool, tools_of
 from lifebench.tools._tool import ToolOutcome
@@ -123,3 +124,15 @@ async def test_execute_keeps_the_tool_usage() -> None:
     assert message.usage is not None
     assert (message.usage.prompt_tokens, message.usage.completion_tokens) == (3, 2)
     assert message.usage.cost == 0.5
+
+
+class _Bilingual:
+    @tool(kind="read", description=Text("Find a store.", "查找门店。"))
+    def find_store(self, name: str) -> str:
+        return name
+
+
+def test_schemas_in_the_language_asked_english_by_default() -> None:
+    tools = ToolSet(tools_of(_Bilingual()))
+    assert tools.openai_schemas("zh")[0]["function"]["description"] == "查找门店。"
+    assert tools.openai_schemas()[0]["function"]["description"] == "Find a store."
