@@ -112,7 +112,8 @@ _DIGITS = re.compile(r"(\d+)")
 def natural_key(text: str) -> tuple[tuple[int, int, str], ...]:
     """Sort key that orders the digit runs of ``text`` as numbers: ``T2`` < ``T10`` (text order
     puts ``T10`` first). Pieces compare as (kind, number, text): a number before a word at the
-    same place, and ``007`` after ``7`` so that distinct ids never tie."""
+    same place, and ``007`` before ``7`` (the digits compared as text) so that distinct ids
+    never tie."""
     return tuple(
         (0, int(piece), piece) if index % 2 else (1, 0, piece)
         for index, piece in enumerate(_DIGITS.split(text))
