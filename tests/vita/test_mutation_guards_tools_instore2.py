@@ -274,3 +274,134 @@ async def test_a_used_reservation_cannot_be_cancelled(language: str) -> None:
         "Reservation 'R_DONE' is consumed and cannot be cancelled.",
     )
     assert env.snapshot() == before
+
+
+# ---- making a reservation or a booking ----------------------------------------------------------
+
+# (shop, tool) → the exact refusal: each shop takes only what it says it takes
+NOT_ACCEPTED = [
+    (
+        "S_REST",
+        "instore_reservation",
+        "Shop 'S_REST' ({}) does not accept reservations; it accepts table bookings "
+        "(instore_book).",
+    ),
+    ("S_NONE", "instore_reservation", "Shop 'S_NONE' ({}) does not accept reservations."),
+    (
+        "S_SPA",
+        "instore_book",
+        "Shop 'S_SPA' ({}) does not accept table bookings; it accepts reservations "
+        "(instore_reservation).",
+    ),
+    ("S_NONE", "instore_book", "Shop 'S_NONE' ({}) does not accept table bookings."),
+]
+
+
+@LANGUAGES
+@pytest.mark.parametrize(
+    ("shop_id", "tool", "message"),
+    NOT_ACCEPTED,
+    ids=["booking-shop", "neither-shop", "reservation-shop", "neither-shop-book"],
+)
+async def test_a_shop_refuses_what_it_does_not_accept_and_names_what_it_does(
+    language: str, shop_id: str, tool: str, message: str
+) -> None:
+    env = environment(world(language), language)
+    before = env.snapshot()
+    arguments = {"user_id": "U1", "shop_id": shop_id, "time": "2025-05-17 18:30:00"}
+    assert await refusal(env, tool, **arguments) == (
+        True,
+        "precondition",
+        message.format(env.db.shops[shop_id].shop_name),
+    )
+    assert env.snapshot() == before
+
+
+@LANGUAGES
+@pytest.mark.parametrize("tool", ["instore_reservation", "instore_book"])
+@pytest.mark.parametrize(
+    ("time", "message"),
+    [
+        (
+            "2025-05-17 18:30",
+            "time must be in 'YYYY-MM-DD HH:MM:SS' format, got '2025-05-17 18:30'.",
+        ),
+        (
+            "2025-05-16 09:59:59",
+            "time 2025-05-16 09:59:59 is earlier than the current time 2025-05-16 10:00:00.",
+        ),
+    ],
+    ids=["no-seconds", "a-second-ago"],
+)
+async def test_a_visit_time_is_refused_naming_the_time_parameter(
+    language: str, tool: str, time: str, message: str
+) -> None:
+    env = environment(world(language), language)
+    before = env.snapshot()
+    shop_id = "S_SPA" if tool == "instore_reservation" else "S_REST"
+    arguments = {"user_id": "U1", "shop_id": shop_id, "time": time}
+    assert await refusal(env, tool, **arguments) == (True, "precondition", message)
+    assert env.snapshot() == before
+
+
+@LANGUAGES
+async def test_a_reservation_is_for_one_person_unless_told_and_stamped_with_the_clock(
+    language: str,
+) -> None:
+    env = environment(world(language), language)
+    made = await answer(
+        env, "instore_reservation", user_id="U1", shop_id="S_SPA", time="2025-05-16 10:00:00"
+    )
+    stored = {
+        "reservation_id": "RST1-001",
+        "shop_id": "S_SPA",
+        "reservation_time": "2025-05-16 10:00:00",
+        "update_time": TIME,
+        "customer_id": "U1",
+        "customer_count": 1,
+        "status": "unconsumed",
+    }
+    assert made == stored
+    assert env.db.reservations["RST1-001"].model_dump(mode="json") == stored
+    assert env.created_reservation_ids == ("RST1-001",)
+    three = await answer(
+        env,
+        "instore_reservation",
+        user_id="U1",
+        shop_id="S_SPA",
+        time="2025-05-17 9:05:00",
+        customer_count=3,
+    )
+    assert three == {
+        **stored,
+        "reservation_id": "RST1-002",
+        "reservation_time": "2025-05-17 09:05:00",
+        "customer_count": 3,
+    }
+    assert env.created_reservation_ids == ("RST1-001", "RST1-002")
+
+
+@LANGUAGES
+@pytest.mark.parametrize(
+    ("shop_id", "fee", "status"), [("S_REST", 50.0, "unpaid"), ("S_CAFE", 0.0, "paid")]
+)
+async def test_a_booking_is_for_one_guest_unless_told_and_charges_the_shops_fee(
+    language: str, shop_id: str, fee: float, status: str
+) -> None:
+    env = environment(world(language), language)
+    made = await answer(
+        env, "instore_book", user_id="U1", shop_id=shop_id, time="2025-05-16 10:00:00"
+    )
+    stored = {
+        "book_id": "BKT1-001",
+        "shop_id": shop_id,
+        "book_time": "2025-05-16 10:00:00",
+        "update_time": TIME,
+        "customer_id": "U1",
+        "customer_count": 1,
+        "book_price": fee,
+        "status": status,
+    }
+    assert made == stored
+    assert env.db.books["BKT1-001"].model_dump(mode="json") == stored
+    assert env.created_book_ids == ("BKT1-001",)
