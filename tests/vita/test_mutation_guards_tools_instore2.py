@@ -405,3 +405,397 @@ async def test_a_booking_is_for_one_guest_unless_told_and_charges_the_shops_fee(
     assert made == stored
     assert env.db.books["BKT1-001"].model_dump(mode="json") == stored
     assert env.created_book_ids == ("BKT1-001",)
+
+
+# ---- product orders -----------------------------------------------------------------------------
+
+
+def with_due_order(language: str) -> InStoreEnvironment:
+    """The world plus O_DUE: the user's unpaid in-store order of one massage voucher, last
+    changed a week ago, with its delivery-only fields filled (they are shown when filled)."""
+    data = world(language)
+    data["orders"]["O_DUE"] = {
+        **data["orders"]["O_OLD"],
+        "order_id": "O_DUE",
+        "status": "unpaid",
+        "create_time": "2025-05-09 09:00:00",
+        "update_time": "2025-05-09 09:00:00",
+        "dispatch_time": "2025-05-17 09:00:00",
+        "delivery_time": "2025-05-17 09:30:00",
+        "shipping_time": 30,
+        "location": {"address": "Gate 2", "longitude": 120.1, "latitude": 30.2},
+    }
+    return environment(data, language)
+
+
+def due_view(status: str) -> dict[str, Any]:
+    return {
+        "order_id": "O_DUE",
+        "order_type": "instore",
+        "user_id": "U1",
+        "store_id": "S_SPA",
+        "note": "",
+        "location": {"address": "Gate 2", "longitude": 120.1, "latitude": 30.2},
+        "dispatch_time": "2025-05-17 09:00:00",
+        "shipping_time": 30.0,
+        "delivery_time": "2025-05-17 09:30:00",
+        "total_price": 158.0,
+        "create_time": "2025-05-09 09:00:00",
+        "update_time": TIME,
+        "status": status,
+        "products": [
+            {
+                "product_id": "P_MASSAGE",
+                "name": None,
+                "price": 158.0,
+                "quantity": 1,
+                "attributes": "",
+            }
+        ],
+    }
+
+
+@LANGUAGES
+@pytest.mark.parametrize(
+    ("product_id", "quantity", "total", "stock_after"),
+    [("P_MASSAGE", 1, 158.0, 1), ("P_MASSAGE", 3, 474.0, 0), ("P_SOLD", 2, 396.0, 0)],
+    ids=["within-stock", "beyond-stock", "sold-out"],
+)
+async def test_an_order_answers_exactly_takes_the_stock_there_is_and_cancelling_returns_it(
+    language: str, product_id: str, quantity: int, total: float, stock_after: int
+) -> None:
+    env = environment(world(language), language)
+    catalog = env.db.shops["S_SPA"].product(product_id)
+    assert catalog is not None
+    stock_before = catalog.quantity
+    order = await answer(
+        env,
+        "create_instore_product_order",
+        user_id="U1",
+        shop_id="S_SPA",
+        product_id=product_id,
+        quantity=quantity,
+    )
+    view = {
+        "order_id": "OIT1-001",
+        "order_type": "instore",
+        "user_id": "U1",
+        "store_id": "S_SPA",
+        "note": "",
+        "total_price": total,
+        "create_time": TIME,
+        "update_time": TIME,
+        "status": "unpaid",
+        "products": [
+            {
+                "product_id": product_id,
+                "name": catalog.name,
+                "price": catalog.price,
+                "quantity": quantity,
+                "attributes": "",
+            }
+        ],
+    }
+    assert order == view
+    assert catalog.quantity == stock_after
+    assert env.created_order_ids == ("OIT1-001",)
+    cancelled = await answer(env, "instore_cancel_order", order_id="OIT1-001")
+    assert cancelled == {
+        "message": "Order OIT1-001 is cancelled.",
+        "order": {**view, "status": "cancelled"},
+    }
+    assert catalog.quantity == stock_before
+    assert await refusal(env, "instore_cancel_order", order_id="OIT1-001") == (
+        True,
+        "precondition",
+        "Order 'OIT1-001' is cancelled and cannot be cancelled.",
+    )
+    assert catalog.quantity == stock_before
+
+
+@LANGUAGES
+@pytest.mark.parametrize(
+    ("price", "quantity", "total"),
+    [(33.333, 3, 100.0), (12.25, 2, 24.5), (19.9, 3, 59.7)],
+    ids=["third-decimal", "half-a-yuan", "float-noise"],
+)
+async def test_an_order_costs_price_times_quantity_rounded_to_the_fen(
+    language: str, price: float, quantity: int, total: float
+) -> None:
+    data = world(language)
+    data["shops"]["S_SPA"]["products"][0]["price"] = price
+    env = environment(data, language)
+    order = await answer(
+        env,
+        "create_instore_product_order",
+        user_id="U1",
+        shop_id="S_SPA",
+        product_id="P_MASSAGE",
+        quantity=quantity,
+    )
+    assert order["total_price"] == total
+    assert env.db.orders["OIT1-001"].total_price == total
+
+
+ORDER_REFUSED = [
+    ({"user_id": "U2"}, "precondition", "User ID 'U2' does not match the current user."),
+    ({"shop_id": "S_NOPE"}, "not_found", "Shop 'S_NOPE' not found."),
+    (
+        {"product_id": "P_SET"},
+        "precondition",
+        "Product 'P_SET' is sold by shop 'S_REST' ({}), not by shop 'S_SPA'.",
+    ),
+    ({"product_id": "P_NOPE"}, "not_found", "Product 'P_NOPE' not found in shop 'S_SPA'."),
+    ({"quantity": 0}, "precondition", "quantity must be a positive integer."),
+    ({"quantity": -2}, "precondition", "quantity must be a positive integer."),
+]
+
+
+@LANGUAGES
+@pytest.mark.parametrize(
+    ("change", "kind", "message"),
+    ORDER_REFUSED,
+    ids=[
+        "other-user",
+        "unknown-shop",
+        "other-shops-product",
+        "unknown-product",
+        "zero",
+        "negative",
+    ],
+)
+async def test_an_order_refused_says_exactly_why_and_changes_nothing(
+    language: str, change: dict[str, Any], kind: str, message: str
+) -> None:
+    env = environment(world(language), language)
+    before = env.snapshot()
+    stock_before = [(p.product_id, p.quantity) for s in env.db.shops.values() for p in s.products]
+    arguments = {"user_id": "U1", "shop_id": "S_SPA", "product_id": "P_MASSAGE", **change}
+    assert await refusal(env, "create_instore_product_order", **arguments) == (
+        True,
+        kind,
+        message.format(env.db.shops["S_REST"].shop_name),
+    )
+    assert env.snapshot() == before
+    assert [(p.product_id, p.quantity) for s in env.db.shops.values() for p in s.products] == (
+        stock_before
+    )
+
+
+@LANGUAGES
+async def test_ids_and_user_ids_are_read_as_the_data_writes_them(language: str) -> None:
+    """Full-width letters and surrounding spaces are read as the plain id."""
+    env = environment(world(language), language)
+    order = await answer(
+        env,
+        "create_instore_product_order",
+        user_id=" Ｕ1 ",
+        shop_id="Ｓ_SPA ",
+        product_id=" P_MASSAGE",
+    )
+    assert (order["store_id"], order["products"][0]["product_id"]) == ("S_SPA", "P_MASSAGE")
+    paid = await answer(env, "pay_instore_order", order_id=" ＯIT1-001")
+    assert paid["order"]["status"] == "paid"
+
+
+@LANGUAGES
+async def test_paying_an_order_answers_exactly_and_stamps_it(language: str) -> None:
+    env = with_due_order(language)
+    assert await answer(env, "pay_instore_order", order_id="O_DUE") == {
+        "message": "Payment successful.",
+        "order": due_view("paid"),
+    }
+    assert env.db.orders["O_DUE"].status == "paid"
+    assert env.db.orders["O_DUE"].update_time == TIME
+    assert await refusal(env, "pay_instore_order", order_id="O_DUE") == (
+        True,
+        "precondition",
+        "Order 'O_DUE' is not in `unpaid` status (current status: paid).",
+    )
+
+
+@LANGUAGES
+async def test_cancelling_an_earlier_order_leaves_the_stock_alone(language: str) -> None:
+    env = with_due_order(language)
+    assert await answer(env, "instore_cancel_order", order_id="O_DUE") == {
+        "message": "Order O_DUE is cancelled.",
+        "order": due_view("cancelled"),
+    }
+    assert env.db.orders["O_DUE"].update_time == TIME
+    assert [p.quantity for p in env.db.shops["S_SPA"].products] == [2, 0]
+    assert await refusal(env, "instore_cancel_order", order_id="O_USED") == (
+        True,
+        "precondition",
+        "Order 'O_USED' is consumed and cannot be cancelled.",
+    )
+
+
+RECORD_REFUSED = [
+    (
+        "pay_instore_order",
+        {"order_id": "O_DELIVERY"},
+        "precondition",
+        "Order 'O_DELIVERY' is a delivery order, not an in-store order.",
+    ),
+    (
+        "instore_cancel_order",
+        {"order_id": "O_OTHER"},
+        "precondition",
+        "Order 'O_OTHER' does not belong to the current user.",
+    ),
+    (
+        "pay_instore_order",
+        {"order_id": "O_NOPE"},
+        "not_found",
+        "In-store order 'O_NOPE' not found.",
+    ),
+    (
+        "pay_instore_book",
+        {"book_id": "B_OTHER"},
+        "precondition",
+        "Booking 'B_OTHER' does not belong to the current user.",
+    ),
+    ("instore_cancel_book", {"book_id": "B_NOPE"}, "not_found", "Booking 'B_NOPE' not found."),
+    (
+        "instore_cancel_reservation",
+        {"reservation_id": "R_OTHER"},
+        "precondition",
+        "Reservation 'R_OTHER' does not belong to the current user.",
+    ),
+    (
+        "instore_cancel_reservation",
+        {"reservation_id": "R_NOPE"},
+        "not_found",
+        "Reservation 'R_NOPE' not found.",
+    ),
+    (
+        "instore_reservation",
+        {"user_id": "U1", "shop_id": "S_SPA", "time": "2025-05-17 09:00:00", "customer_count": 0},
+        "precondition",
+        "customer_count must be a positive integer.",
+    ),
+    (
+        "instore_book",
+        {"user_id": "U1", "shop_id": "S_REST", "time": "2025-05-17 09:00:00", "customer_count": -1},
+        "precondition",
+        "customer_count must be a positive integer.",
+    ),
+    (
+        "instore_book",
+        {"user_id": "U2", "shop_id": "S_REST", "time": "2025-05-17 09:00:00"},
+        "precondition",
+        "User ID 'U2' does not match the current user.",
+    ),
+    (
+        "instore_reservation",
+        {"user_id": "U1", "shop_id": "S_NOPE", "time": "2025-05-17 09:00:00"},
+        "not_found",
+        "Shop 'S_NOPE' not found.",
+    ),
+]
+
+
+@LANGUAGES
+@pytest.mark.parametrize(
+    ("tool", "arguments", "kind", "message"),
+    RECORD_REFUSED,
+    ids=[f"{tool}-{i}" for i, (tool, *_) in enumerate(RECORD_REFUSED)],
+)
+async def test_a_record_tool_refused_says_exactly_why_and_changes_nothing(
+    language: str, tool: str, arguments: dict[str, Any], kind: str, message: str
+) -> None:
+    env = environment(world(language), language)
+    before = env.snapshot()
+    assert await refusal(env, tool, **arguments) == (True, kind, message)
+    assert env.snapshot() == before
+
+
+@LANGUAGES
+async def test_paying_a_booking_answers_exactly_and_stamps_it(language: str) -> None:
+    env = environment(world(language), language)
+    paid = {
+        "book_id": "B_OLD",
+        "shop_id": "S_REST",
+        "book_time": "2025-05-17 18:00:00",
+        "update_time": TIME,
+        "customer_id": "U1",
+        "customer_count": 2,
+        "book_price": 50.0,
+        "status": "paid",
+    }
+    assert await answer(env, "pay_instore_book", book_id="B_OLD") == {
+        "message": "Payment successful.",
+        "book": paid,
+    }
+    assert env.db.books["B_OLD"].model_dump(mode="json") == paid
+    assert await refusal(env, "pay_instore_book", book_id="B_OLD") == (
+        True,
+        "precondition",
+        "Booking 'B_OLD' is not in `unpaid` status (current status: paid).",
+    )
+
+
+@LANGUAGES
+async def test_new_ids_skip_those_the_data_already_has_and_each_kind_counts_alone(
+    language: str,
+) -> None:
+    data = world(language)
+    data["orders"]["OIT1-001"] = {**data["orders"]["O_OLD"], "order_id": "OIT1-001"}
+    data["books"]["BKT1-001"] = {**data["books"]["B_OLD"], "book_id": "BKT1-001"}
+    env = InStoreEnvironment(make_task(data, task_id="T1"), language)  # type: ignore[arg-type]
+    visit = {"user_id": "U1", "time": "2025-05-17 18:30:00"}
+    order = await answer(
+        env, "create_instore_product_order", user_id="U1", shop_id="S_SPA", product_id="P_MASSAGE"
+    )
+    book = await answer(env, "instore_book", shop_id="S_CAFE", **visit)
+    reservation = await answer(env, "instore_reservation", shop_id="S_SPA", **visit)
+    second = await answer(env, "instore_book", shop_id="S_CAFE", **visit)
+    assert (order["order_id"], book["book_id"], reservation["reservation_id"]) == (
+        "OIT1-002",
+        "BKT1-002",
+        "RST1-001",
+    )
+    assert second["book_id"] == "BKT1-003"
+    assert env.snapshot() == {
+        "time": TIME,
+        "user_id": "U1",
+        "orders": {k: o.model_dump(mode="json") for k, o in env.db.orders.items()},
+        "books": {k: b.model_dump(mode="json") for k, b in env.db.books.items()},
+        "reservations": {k: r.model_dump(mode="json") for k, r in env.db.reservations.items()},
+        "created_order_ids": ["OIT1-002"],
+        "created_book_ids": ["BKT1-002", "BKT1-003"],
+        "created_reservation_ids": ["RST1-001"],
+    }
+    assert list(env.snapshot()["books"]) == ["B_OLD", "B_OTHER", "BKT1-001", "BKT1-002", "BKT1-003"]
+    assert env.snapshot()["orders"]["OIT1-002"] == env.db.orders["OIT1-002"].model_dump(mode="json")
+    assert env.snapshot()["reservations"]["RST1-001"]["status"] == "unconsumed"
+    assert env.snapshot()["books"]["BKT1-003"]["status"] == "paid"
+
+
+HOLIDAY = {
+    "en": {
+        "date": "2025-10-01",
+        "weekday": "Wednesday",
+        "is_holiday": True,
+        "holidays": ["National Day"],
+    },
+    "zh": {"date": "2025-10-01", "weekday": "星期三", "is_holiday": True, "holidays": ["国庆节"]},
+}
+
+
+async def test_without_a_language_the_environment_answers_in_english() -> None:
+    env = InStoreEnvironment(make_task())
+    assert env.language == "en"
+    assert await answer(env, "get_date_holiday_info", date="2025-10-01") == HOLIDAY["en"]
+
+
+@LANGUAGES
+async def test_the_environment_answers_in_the_language_it_is_given(language: str) -> None:
+    env = environment(world(language), language)
+    assert (env.language, env.task_id) == (language, "T1")
+    assert await answer(env, "get_date_holiday_info", date="2025-10-01") == HOLIDAY[language]
+    assert (env.created_order_ids, env.created_book_ids, env.created_reservation_ids) == (
+        (),
+        (),
+        (),
+    )
