@@ -799,3 +799,20 @@ async def test_the_environment_answers_in_the_language_it_is_given(language: str
         (),
         (),
     )
+
+
+@LANGUAGES
+async def test_an_earlier_order_of_a_shop_no_longer_listed_can_be_cancelled(language: str) -> None:
+    data = world(language)
+    data["orders"]["O_OLD"]["store_id"] = "S_GONE"
+    env = environment(data, language)
+    stock_before = [(p.product_id, p.quantity) for s in env.db.shops.values() for p in s.products]
+    cancelled = await answer(env, "instore_cancel_order", order_id="O_OLD")
+    assert (cancelled["message"], cancelled["order"]["store_id"]) == (
+        "Order O_OLD is cancelled.",
+        "S_GONE",
+    )
+    assert env.db.orders["O_OLD"].status == "cancelled"
+    assert [(p.product_id, p.quantity) for s in env.db.shops.values() for p in s.products] == (
+        stock_before
+    )
