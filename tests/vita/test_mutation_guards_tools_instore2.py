@@ -816,3 +816,18 @@ async def test_an_earlier_order_of_a_shop_no_longer_listed_can_be_cancelled(lang
     assert [(p.product_id, p.quantity) for s in env.db.shops.values() for p in s.products] == (
         stock_before
     )
+
+
+@LANGUAGES
+@pytest.mark.parametrize(("fee", "status"), [(0.5, "unpaid"), (1.0, "unpaid"), (0.0, "paid")])
+async def test_any_booking_fee_leaves_the_booking_unpaid(
+    language: str, fee: float, status: str
+) -> None:
+    data = world(language)
+    data["shops"]["S_CAFE"]["book_price"] = fee
+    env = environment(data, language)
+    book = await answer(
+        env, "instore_book", user_id="U1", shop_id="S_CAFE", time="2025-05-17 18:30:00"
+    )
+    assert (book["book_price"], book["status"]) == (fee, status)
+    assert env.db.books[book["book_id"]].status == status
