@@ -594,6 +594,7 @@ async def test_ids_and_user_ids_are_read_as_the_data_writes_them(language: str) 
         product_id=" P_MASSAGE",
     )
     assert (order["store_id"], order["products"][0]["product_id"]) == ("S_SPA", "P_MASSAGE")
+    assert (order["products"][0]["quantity"], order["total_price"]) == (1, 158.0)  # default 1
     paid = await answer(env, "pay_instore_order", order_id=" ＯIT1-001")
     assert paid["order"]["status"] == "paid"
 
