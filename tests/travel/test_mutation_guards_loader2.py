@@ -335,3 +335,94 @@ def test_bundled_rows_carry_their_subset_and_language() -> None:
     assert list(by_subset) == ["single", "multi", "unsolvable"]
     for subset, ids in by_subset.items():
         assert all(i.startswith(f"{subset}-") for i in ids)
+
+
+def test_every_row_is_checked_after_a_row_that_fails() -> None:
+    """A row that is no object, a multi-turn row without a profile, a row the model refuses
+    and a duplicate id each leave the rows after them checked."""
+    multi = {**ROW, "subset": "multi"}
+    assert _problems(
+        ["a"],
+        {**ROW, "trace_id": "1", "subset": "multi"},
+        {**multi, "trace_id": "2"},
+        {**ROW, "trace_id": "3", "avg_tool_calls": 10**400},
+        {**ROW, "trace_id": "4", "avg_tool_calls": 10**400},
+        {**ROW, "trace_id": "5"},
+        {**ROW, "trace_id": "5"},
+        {**ROW, "trace_id": "5"},
+        ["b"],
+    ) == [
+        "line 1: expected a JSON object, got list",
+        "line 2 (task 1): field user_profile: a multi-turn row needs the user's profile (the "
+        "simulated user plays it); without one the user would be made up",
+        "line 3 (task 2): field user_profile: a multi-turn row needs the user's profile (the "
+        "simulated user plays it); without one the user would be made up",
+        "line 4 (task 3): field avg_tool_calls: Input should be a valid number",
+        "line 5 (task 4): field avg_tool_calls: Input should be a valid number",
+        "line 7 (task 5): field trace_id: duplicate id '5' (first on line 6)",
+        "line 8 (task 5): field trace_id: duplicate id '5' (first on line 6)",
+        "line 9: expected a JSON object, got list",
+    ]
+
+
+def test_a_row_without_context_or_profile_is_the_row_with_empty_ones() -> None:
+    row = {k: v for k, v in ROW.items() if k != "context"}
+    (bare,) = parse_rows([(1, row)], file="f")
+    (full,) = parse_rows([(1, {**row, "context": "", "user_profile": ""})], file="f")
+    assert bare == full
+    assert bare.model_dump() == full.model_dump()
+    assert bare.content_hash() == full.content_hash()
+    assert not bare.model_extra
+
+
+def test_a_file_name_declares_the_subset_of_rows_without_one(tmp_path: Path) -> None:
+    path = _write(tmp_path / "unsolve.jsonl", [ROW])
+    assert [t.subset for t in load_tasks(path)] == ["unsolvable"]
+
+
+def test_one_pretty_printed_row_is_refused_as_a_row_not_a_record(tmp_path: Path) -> None:
+    path = tmp_path / "rows.json"
+    path.write_text(json.dumps(ROW, ensure_ascii=False, indent=2), "utf-8")
+    with pytest.raises(InputError) as caught:
+        load_tasks(path)
+    assert str(caught.value) == (
+        f"file {path}: expected a JSON array of rows or JSON Lines (one row per line), got a "
+        "single JSON object written over several lines"
+    )
+
+
+def _bundled(monkeypatch: pytest.MonkeyPatch, rows: dict[str, list[dict[str, Any]]]) -> None:
+    from lifebench.travel import data
+
+    monkeypatch.setattr(data, "available", lambda: [(s, "en") for s in rows])
+    monkeypatch.setattr(data, "load_bundled_rows", lambda subset, language: rows[subset])
+
+
+def test_bundled_rows_get_their_subset_position_and_language(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    bare = {k: v for k, v in ROW.items() if k != "trace_id"}
+    _bundled(
+        monkeypatch,
+        {
+            "single": [{**bare, "query": "coffee", "context": ""}, {**ROW, "trace_id": "x9"}],
+            "unsolvable": [{**ROW, "trace_id": "3", "subset": "single", "language": "zh"}],
+        },
+    )
+    tasks = load_bundled("en")
+    assert [(t.id, t.subset, t.language) for t in tasks] == [
+        ("single-1", "single", "en"),
+        ("single-x9", "single", "en"),
+        ("unsolvable-3", "single", "zh"),  # a row's own subset and language are kept
+    ]
+    assert all(not t.model_extra for t in tasks)
+
+
+def test_a_bundled_row_with_a_problem_names_the_set_and_its_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _bundled(monkeypatch, {"multi": [{**ROW, "user_profile": "p"}, {**ROW, "time": "soon"}]})
+    with pytest.raises(InputError) as caught:
+        load_bundled("en")
+    assert caught.value.file == "(bundled multi.en)"
+    assert "\n  line 2 (task multi-7): field time: " in str(caught.value)
