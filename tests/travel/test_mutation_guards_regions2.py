@@ -6,6 +6,10 @@ resolves names may run on a table another test already built)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from lifebench.travel.tools.regions import (
@@ -145,6 +149,12 @@ def test_the_centre_of_the_city_else_of_the_province() -> None:
     assert _centre_of_parent(370102, centres) == (None, None)
 
 
+def test_a_code_right_under_its_province_borrows_the_provinces_centre_only() -> None:
+    """xx00zz: the "city" code xx0000 is the province itself; nothing else is its parent."""
+    assert _centre_of_parent(330012, {320000: (32.0, 118.8)}) == (None, None)
+    assert _centre_of_parent(330012, {330000: (30.27, 120.15)}) == (30.27, 120.15)
+
+
 def test_the_shipped_division_table_rows() -> None:
     rows = _cpca_rows()
     assert len(rows) == 3511
@@ -165,3 +175,26 @@ def test_the_shipped_overrides() -> None:
     add, remove = document["add"], document["remove"]
     assert isinstance(add, dict) and isinstance(remove, list)
     assert "安徽省宿州市_桥区" in add and "重庆市县忠县" in remove
+
+
+def test_the_shipped_tables_are_read_as_utf8_whatever_the_locale() -> None:
+    """A user whose locale is plain C (ASCII) gets the same tables."""
+    env = {
+        **os.environ,
+        "LC_ALL": "C",
+        "LANG": "C",
+        "PYTHONCOERCECLOCALE": "0",
+        "PYTHONUTF8": "0",
+        "PYTHONPATH": os.pathsep.join(sys.path),
+    }
+    code = (
+        "from lifebench.travel.tools.regions import _cpca_rows, _overrides\n"
+        "rows = _cpca_rows()\n"
+        "print(len(rows), rows[0]['name'].encode('unicode_escape').decode(), "
+        "len(_overrides()['add']))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["3511", "\\u5fe0\\u53bf", "178"]
