@@ -258,3 +258,39 @@ def test_different_calls_are_simulated_separately_and_concurrently(tmp_path: Pat
     assert len({a.content for a in answers}) == 3
     assert len(model.calls) == 3
     sandbox.close()
+
+
+def test_a_normalising_sandbox_drops_the_tools_own_defaults(tmp_path: Path) -> None:
+    folder = _cache(tmp_path, {official_key({"query": "咖啡"}, TIME): "CACHED"})
+    sandbox = Sandbox(SandboxConfig(backend="cache", cache_dir=folder, normalize_keys=True))
+    answer = asyncio.run(sandbox.answer(TOOL, {"query": "咖啡", "limit": 10}, TIME, "en"))
+    assert (answer.content, answer.source) == ("CACHED", "cache")
+
+
+def test_one_call_being_simulated_does_not_hold_up_another(tmp_path: Path) -> None:
+    """Call A's simulation can only finish after call B's has started: with one lock per
+    (tool, key) both finish; a lock shared by every call would never let B start."""
+
+    async def scenario() -> list[Any]:
+        a_started, b_started = asyncio.Event(), asyncio.Event()
+
+        async def answer(messages: Sequence[Message], tools: Any) -> AssistantMessage:
+            if "茶" in messages[-1].content:
+                b_started.set()
+                return AssistantMessage(content="B", usage=USAGE)
+            a_started.set()
+            await b_started.wait()
+            return AssistantMessage(content="A", usage=USAGE)
+
+        model = ScriptedModel([answer], repeat_last=True, name="toolsim")
+        sandbox = Sandbox(SandboxConfig(backend="simulate", memo_dir=tmp_path), model)
+        first = asyncio.create_task(sandbox.answer(TOOL, {"query": "咖啡"}, TIME, "en"))
+        await a_started.wait()  # A is inside the simulator, holding its lock
+        second = sandbox.answer(TOOL, {"query": "茶"}, TIME, "en")
+        try:
+            return list(await asyncio.wait_for(asyncio.gather(first, second), timeout=60))
+        finally:
+            sandbox.close()
+
+    answers = asyncio.run(scenario())
+    assert [(a.content, a.source) for a in answers] == [("A", "simulated"), ("B", "simulated")]
