@@ -1,10 +1,41 @@
 """Guards for the mutants of the VitaBench search ranking and the rubric judge's state block
-(issue 19's CPU cuts): what a user sees when a rule of theirs changes."""
+(issue 19's CPU cuts): the ranking a tool answers with and the bytes the judge reads."""
 
 from __future__ import annotations
 
 from lifebench.vita.domains import _match
+from lifebench.vita.grading.rubric import _RubricState, _state_json
 
 
 def test_placeholder_rank_of_nothing() -> None:
     assert _match.rank("beef", [], 3) == []
+
+
+def test_a_four_letter_document_word_is_a_variant_of_a_longer_query_word() -> None:
+    assert _match.search_score("abcde", "abcd xyz") == 100.0  # ratio 88.9
+    assert _match.search_score("abcde", "abc xyz") == 0.0  # under 4 letters: equal only
+
+
+def test_close_lengths_are_not_enough_for_a_variant() -> None:
+    assert _match.search_score("abcd", "wxyz") == 0.0
+    assert _match.search_score("noodles rice", "noodle") == 100.0 * 7 / 11
+
+
+def test_every_document_of_the_cut_score_is_ordered_by_title() -> None:
+    docs = ["beef rice", "beef", "beef noodle", "fish"]
+    titles = ["zzz", "beef", "Beef Noodle", "fish"]
+    # "beef": three documents score 100, the titles decide among them
+    assert _match.rank("beef", docs, 3, titles=titles) == [1, 2, 0]
+    assert _match.rank("beef", docs, 1, titles=titles) == [1]
+    assert _match.rank("beef", docs, 4, titles=titles) == [1, 2, 0, 3]
+    assert _match.rank("beef", docs, 9, titles=titles) == [1, 2, 0, 3]
+    # the best-scoring document first even when a lower one has the closer title
+    assert _match.rank("beef noodle", docs, 2, titles=["x", "beef noodle", "y", "z"]) == [2, 1]
+
+
+def test_a_state_of_several_rubrics_is_separated_by_commas() -> None:
+    state = {"a": _RubricState("r1", True, "j1"), "b": _RubricState("r2", False, "j2")}
+    assert _state_json(state) == (
+        '{\n "a": {\n  "rubric": "r1",\n  "justification": "j1",\n  "meetExpectation": true\n },'
+        '\n "b": {\n  "rubric": "r2",\n  "justification": "j2",\n  "meetExpectation": false\n }\n}'
+    )
