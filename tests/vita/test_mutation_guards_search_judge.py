@@ -39,3 +39,42 @@ def test_a_state_of_several_rubrics_is_separated_by_commas() -> None:
         '{\n "a": {\n  "rubric": "r1",\n  "justification": "j1",\n  "meetExpectation": true\n },'
         '\n "b": {\n  "rubric": "r2",\n  "justification": "j2",\n  "meetExpectation": false\n }\n}'
     )
+
+
+async def test_a_failed_judge_keeps_the_judging_facts_with_its_error() -> None:
+    import pytest
+
+    from lifebench.evaluation import JudgeError
+    from lifebench.messages import AssistantMessage, UserMessage
+    from lifebench.models import ScriptedModel
+    from lifebench.simulation import Simulation, TerminationReason
+    from lifebench.vita.grading.rubric import RubricJudge
+    from lifebench.vita.task import VitaTask
+
+    task = VitaTask.model_validate(
+        {
+            "id": "T1",
+            "environment": {"time": "2025-06-21 11:20:00", "user_id": "U1"},
+            "instructions": "Order noodles.",
+            "evaluation_criteria": {
+                "expected_states": [{"required_orders": [], "state_rubrics": ["A", "C"]}],
+                "overall_rubrics": ["A", "B"],
+            },
+        }
+    )
+    messages = [
+        UserMessage(content=f"m{i}") if i % 2 == 0 else AssistantMessage(content=f"m{i}")
+        for i in range(14)
+    ]
+    sim = Simulation(
+        task_id="T1", trial=0, seed=1, messages=messages, termination=TerminationReason.USER_STOP
+    )
+    with pytest.raises(JudgeError) as info:
+        await RubricJudge(ScriptedModel(["no json"], repeat_last=True), max_reasks=0).evaluate(
+            task, sim
+        )
+    facts = info.value.info
+    assert (facts["variant"], facts["window_size"], facts["overlap"]) == ("sliding", 10, 2)
+    assert facts["total_windows"] == 2  # 14 messages in windows of 10 overlapping by 2
+    assert facts["official_rubrics"] == 3  # A, C, B
+    assert facts["rubric_keys"] == ["rubric_0", "rubric_1", "rubric_2"]
