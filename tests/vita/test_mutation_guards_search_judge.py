@@ -78,3 +78,11 @@ async def test_a_failed_judge_keeps_the_judging_facts_with_its_error() -> None:
     assert facts["total_windows"] == 2  # 14 messages in windows of 10 overlapping by 2
     assert facts["official_rubrics"] == 3  # A, C, B
     assert facts["rubric_keys"] == ["rubric_0", "rubric_1", "rubric_2"]
+
+
+def test_titles_that_do_not_match_the_documents_are_refused_by_name() -> None:
+    import pytest
+
+    with pytest.raises(ValueError) as info:
+        _match.rank("beef", ["beef", "rice"], 1, titles=["beef"])
+    assert str(info.value) == "rank: one title per document"
