@@ -58,3 +58,33 @@ def test_help_and_the_offline_demo_load_no_yaml_or_holidays(tmp_path: Path) -> N
     out = tmp_path / "run"
     args = ("run", "--num-tasks", "1", "--out", str(out), "--quiet")
     assert _loaded(*args, cwd=tmp_path, modules=ON_DEMAND) == []
+
+
+HEAVY = (
+    "scipy",
+    "numpy",
+    "jinja2",
+    "ray",
+    "mcp",
+    "openenv",
+    "matplotlib",
+    "playwright",
+    "jsonschema",
+    "genai_prices",
+    "starlette",
+    "uvicorn",
+)
+"""Libraries of other faces (statistics of comparisons, HTML views, Ray, the MCP and OpenEnv
+servers, the browser, prices from genai-prices): a model-driven run never needs them before its
+first request (issue 19: start-up CPU)."""
+
+
+def test_a_run_against_an_endpoint_loads_none_of_the_other_faces_libraries(
+    tmp_path: Path,
+) -> None:
+    args = ("run", "--task-set", "generated", "--num-tasks", "1", "--out", str(tmp_path / "r"),
+            "--agent", "llm", "--user", "llm", "--evaluator", "rubric",
+            "--agent-model", "m@http://127.0.0.1:9/v1", "--user-model", "m@http://127.0.0.1:9/v1",
+            "--judge-model", "m@http://127.0.0.1:9/v1", "--quiet")  # fmt: skip
+    assert _loaded(*args, cwd=tmp_path, modules=HEAVY) == []
+    assert _loaded("--help", cwd=tmp_path, modules=HEAVY) == []

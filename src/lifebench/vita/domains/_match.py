@@ -74,8 +74,24 @@ def _coverage(words: list[str], others: list[str]) -> float:
     total = sum(len(w) for w in words)
     if not total:
         return 0.0
-    covered = sum(len(w) for w in words if any(_same_word(w, o) for o in others))
+    present = set(others)  # equal words first: a set lookup instead of a ratio per word
+    fuzzy = [o for o in present if len(o) >= 4]  # only these can be a spelling variant
+    covered = sum(len(w) for w in words if w in present or _has_variant(w, fuzzy))
     return covered / total
+
+
+def _has_variant(word: str, others: list[str]) -> bool:
+    """Whether one of ``others`` (each of 4 or more characters) is a spelling variant of
+    ``word`` (:func:`_same_word`). A ratio is only computed where the lengths allow it: the
+    ratio of two words is at most ``100 · (1 − |length difference| / total length)``."""
+    n = len(word)
+    if n < 4:
+        return False
+    slack = 100.0 - _WORD_THRESHOLD
+    return any(
+        100 * abs(n - len(o)) <= slack * (n + len(o)) and fuzz.ratio(word, o) >= _WORD_THRESHOLD
+        for o in others
+    )
 
 
 def _numbers(text: str) -> Counter[str]:
@@ -360,12 +376,27 @@ def search_score(query: str, document: str) -> float:
     close spelling variant ("noodle" / "noodles"); the length of the document does not matter.
     Chinese text (no word boundaries): best partial alignment.
     """
-    q, d = fold(query), fold(document)
-    if not q or not d:
-        return 0.0
-    if _has_cjk(q) or _has_cjk(d):
-        return float(fuzz.partial_ratio(q, d))
-    return 100.0 * _coverage(_query_words(query), d.split())
+    return _SearchQuery(query).score(document)
+
+
+class _SearchQuery:
+    """A query read once (folded, its words, whether it is Chinese) for scoring many
+    documents: :func:`search_score` of each document, without reading the query again."""
+
+    __slots__ = ("cjk", "folded", "words")
+
+    def __init__(self, query: str) -> None:
+        self.folded = fold(query)
+        self.cjk = _has_cjk(self.folded)
+        self.words = _query_words(query)
+
+    def score(self, document: str) -> float:
+        q, d = self.folded, fold(document)
+        if not q or not d:
+            return 0.0
+        if self.cjk or _has_cjk(d):
+            return float(fuzz.partial_ratio(q, d))
+        return 100.0 * _coverage(self.words, d.split())
 
 
 def rank(
@@ -377,13 +408,23 @@ def rank(
     several documents containing every query word — go to the document whose title (product
     or store name) is most similar to the query, then to the earlier document.
     """
-    q = fold(query)
+    search = _SearchQuery(query)
+    q = search.folded
     heads = titles if titles is not None else documents
+    if len(heads) != len(documents):
+        raise ValueError("rank: one title per document")
+    scores = [search.score(doc) for doc in documents]
+    order = sorted(range(len(documents)), key=lambda i: (-scores[i], i))
+    # The title similarities only order documents of equal score: compute them for the
+    # documents that can still be among the first ``limit`` (those scoring at least as much
+    # as the ``limit``-th), not for every document.
+    kept = limit if 0 < limit < len(order) else len(order)
+    floor = scores[order[kept - 1]] if order else 0.0
     scored = []
-    for i, (doc, head) in enumerate(zip(documents, heads, strict=True)):
-        h = fold(head)
-        scored.append(
-            (search_score(query, doc), float(fuzz.WRatio(q, h)), float(fuzz.ratio(q, h)), i)
-        )
+    for i in order:
+        if scores[i] < floor:
+            break
+        h = fold(heads[i])
+        scored.append((scores[i], float(fuzz.WRatio(q, h)), float(fuzz.ratio(q, h)), i))
     scored.sort(key=lambda item: (-item[0], -item[1], -item[2], item[3]))
     return [item[3] for item in scored[:limit]]

@@ -142,6 +142,31 @@ class _RubricState:
             self.justification = f"{record}\n{added}"
 
 
+def _state_json(state: Mapping[str, _RubricState]) -> str:
+    """The rubric state as the judge reads it: exactly ``json.dumps({key: {"rubric": …,
+    "justification": …, "meetExpectation": …}}, ensure_ascii=False, indent=1)``, written line
+    by line with json's C string encoder (with ``indent`` json falls back to its pure-Python
+    encoder: several times slower)."""
+    if not state:
+        return "{}"
+    quote = json.encoder.encode_basestring  # what json.dumps(ensure_ascii=False) quotes with
+    entries = [
+        f" {quote(key)}: {{\n"
+        f'  "rubric": {quote(s.rubric)},\n'
+        f'  "justification": {quote(s.justification)},\n'
+        f'  "meetExpectation": {_json_bool(s.met)}\n'
+        " }"
+        for key, s in state.items()
+    ]
+    return "{\n" + ",\n".join(entries) + "\n}"
+
+
+def _json_bool(value: bool) -> str:
+    if type(value) is bool:
+        return "true" if value else "false"
+    return json.dumps(value)  # not a bool after all: as json.dumps writes it
+
+
 class RubricJudge:
     """An :class:`~lifebench.evaluation.Evaluator` over VitaBench rubrics with an LLM judge."""
 
@@ -221,14 +246,6 @@ class RubricJudge:
         windows = self._windows(len(simulation.messages))
         log: list[dict[str, Any]] = []
         for k, win in enumerate(windows, 1):
-            current = {
-                key: {
-                    "rubric": s.rubric,
-                    "justification": s.justification,
-                    "meetExpectation": s.met,
-                }
-                for key, s in state.items()
-            }
             system = judge_system_prompt(
                 self.variant, self.language, index=k, total=len(windows), **self._fields(task)
             )
@@ -236,8 +253,7 @@ class RubricJudge:
             tag = "window_content" if self.variant == "sliding" else "conversation"
             rubric_tag = "current_rubrics" if self.variant == "sliding" else "rubrics"
             prompt = (
-                f"<{tag}>\n{body}\n</{tag}>\n<{rubric_tag}>\n"
-                f"{json.dumps(current, ensure_ascii=False, indent=1)}\n</{rubric_tag}>"
+                f"<{tag}>\n{body}\n</{tag}>\n<{rubric_tag}>\n{_state_json(state)}\n</{rubric_tag}>"
             )
             span = [win.start, win.stop - 1] if len(win) else []
             try:
