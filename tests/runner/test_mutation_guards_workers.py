@@ -31,9 +31,15 @@ from lifebench.runner import UnitOutcome, UnitStatus, WorkUnit, _workers
 from lifebench.runner._errors import RunStopped
 from lifebench.runner._units import PackedOutcome
 
-# A worker's pipe reader (a daemon thread) that reads after the worker's loop closed raises in
-# its thread; in a worker process the process has exited by then, in a test it is reported.
-pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
+# A worker that stops cleanly leaves no exception in any of its threads (in a worker process it
+# would be a traceback on the user's terminal) ...
+stops_cleanly = pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
+# ... but a worker that ends without being told to stop (its executor failed to build, or an
+# unknown message) leaves its pipe reader behind, which raises once it reads after the loop
+# closed; in a worker process the process has exited by then.
+reader_outlives_the_loop = pytest.mark.filterwarnings(
+    "ignore::pytest.PytestUnhandledThreadExceptionWarning"
+)
 WAIT_S = 60.0  # a generous bound for a message that must come (never reached when it works)
 
 
@@ -89,6 +95,7 @@ def pipe() -> Iterator[tuple[Connection, Connection]]:
 
 
 def _serve_in_thread(conn: Connection, factory: Any) -> threading.Thread:
+    """``_serve`` in a thread of its own (an exception it raises fails the test)."""
     thread = threading.Thread(target=lambda: asyncio.run(_workers._serve(conn, factory)))
     thread.start()
     return thread
@@ -97,6 +104,7 @@ def _serve_in_thread(conn: Connection, factory: Any) -> threading.Thread:
 # ------------------------------------------------------------------ the worker side
 
 
+@stops_cleanly
 def test_a_worker_answers_ready_then_each_unit_packed_and_closes_its_executor_on_stop(
     pipe: tuple[Connection, Connection],
 ) -> None:
@@ -120,6 +128,7 @@ def test_a_worker_answers_ready_then_each_unit_packed_and_closes_its_executor_on
     assert factory.built == 1 and factory.executor.closed == [True]
 
 
+@stops_cleanly
 def test_a_fatal_provider_error_is_sent_with_its_unit_message_and_status(
     pipe: tuple[Connection, Connection],
 ) -> None:
@@ -136,6 +145,7 @@ def test_a_fatal_provider_error_is_sent_with_its_unit_message_and_status(
     assert not thread.is_alive() and factory.executor.closed == [True]
 
 
+@reader_outlives_the_loop
 def test_a_worker_whose_executor_cannot_be_built_says_why_and_stops(
     pipe: tuple[Connection, Connection],
 ) -> None:
@@ -148,6 +158,7 @@ def test_a_worker_whose_executor_cannot_be_built_says_why_and_stops(
     assert not ours.poll(0.2)  # no "ready" after the error
 
 
+@stops_cleanly
 def test_a_worker_stops_when_the_parent_is_gone_and_cancels_its_units(
     pipe: tuple[Connection, Connection],
 ) -> None:
@@ -178,6 +189,7 @@ def test_a_worker_stops_when_the_parent_is_gone_and_cancels_its_units(
     assert executor.cancelled == [WorkUnit("slow", 0, 1)] and executor.closed == [True]
 
 
+@reader_outlives_the_loop
 def test_any_message_but_a_unit_ends_the_worker(pipe: tuple[Connection, Connection]) -> None:
     ours, theirs = pipe
     factory = InProcessFactory()
@@ -203,6 +215,7 @@ def sigint_kept() -> Iterator[None]:
         gc.unfreeze()
 
 
+@stops_cleanly
 def test_a_worker_spawned_ahead_waits_for_the_factory_then_serves(
     pipe: tuple[Connection, Connection], sigint_kept: None
 ) -> None:
@@ -241,6 +254,7 @@ def test_a_worker_spawned_ahead_told_anything_but_the_factory_exits_without_serv
         assert not ours.poll(0.2)  # never "ready": it built no executor
 
 
+@stops_cleanly
 def test_a_worker_given_its_factory_at_spawn_serves_at_once(
     pipe: tuple[Connection, Connection], sigint_kept: None
 ) -> None:
@@ -545,6 +559,7 @@ def _backend_run(
     return sink
 
 
+@stops_cleanly
 def test_the_backend_spawns_no_more_workers_than_units_and_writes_each_once(
     thread_workers: list[tuple[int, ThreadWorker]],
 ) -> None:
@@ -556,6 +571,7 @@ def test_the_backend_spawns_no_more_workers_than_units_and_writes_each_once(
     assert all(not w.is_alive() and w.killed == 0 for _, w in thread_workers)
 
 
+@stops_cleanly
 def test_the_backend_with_the_writers_executor_spawns_one_process_fewer(
     thread_workers: list[tuple[int, ThreadWorker]],
 ) -> None:
@@ -574,6 +590,7 @@ def test_the_backend_with_one_unit_and_the_writers_executor_spawns_none(
     assert [p.unit.task_id for p in sink.finished] == ["a"]
 
 
+@reader_outlives_the_loop
 def test_the_backend_stops_when_a_worker_cannot_start(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
