@@ -110,8 +110,12 @@ def test_a_worker_answers_ready_then_each_unit_packed_and_closes_its_executor_on
 ) -> None:
     ours, theirs = pipe
     factory = InProcessFactory()
+    before = set(threading.enumerate())
     thread = _serve_in_thread(theirs, factory)
     assert _recv(ours) == ("ready",)
+    # its pipe reader: a daemon (it never keeps a worker process alive), named in stack dumps
+    (reader,) = [t for t in set(threading.enumerate()) - before if t is not thread]
+    assert reader.name == "lifebench-worker-inbox" and reader.daemon
     ours.send(("unit", WorkUnit("a", 0, 1)))
     kind, packed = _recv(ours)
     assert kind == "done" and isinstance(packed, PackedOutcome)
@@ -124,7 +128,8 @@ def test_a_worker_answers_ready_then_each_unit_packed_and_closes_its_executor_on
     assert packed.error is not None and "RuntimeError: unit exploded" in packed.error
     ours.send(("stop",))
     thread.join(WAIT_S)
-    assert not thread.is_alive()
+    reader.join(WAIT_S)
+    assert not thread.is_alive() and not reader.is_alive()  # the reader stops on "stop"
     assert factory.built == 1 and factory.executor.closed == [True]
 
 
