@@ -272,11 +272,13 @@ def test_a_worker_given_its_factory_at_spawn_serves_at_once(
     assert factory.built == 1 and factory.executor.closed == [True]
 
 
-def test_warming_imports_the_runner_and_the_suites_package() -> None:
+def test_a_worker_spawned_ahead_imports_the_runner_and_the_suites_package() -> None:
     code = (
-        "import sys\n"
-        "from lifebench.runner._workers import _warm\n"
-        "_warm('travel')\n"
+        "import multiprocessing, sys\n"
+        "from lifebench.runner._workers import _warm, _worker_main\n"
+        "ours, theirs = multiprocessing.Pipe()\n"
+        "ours.send(('stop',))\n"
+        "_worker_main(theirs, None, 'travel')\n"  # a worker spawned ahead, stopped unused
         "print('lifebench.runner._experiment' in sys.modules, 'lifebench.travel' in sys.modules)\n"
         "_warm('no-such-suite')\n"  # left to the factory, which reports it
         "print('ok')\n"
