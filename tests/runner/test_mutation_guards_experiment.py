@@ -43,7 +43,8 @@ def _options(tmp_path: Path, **values: Any) -> Any:
 
 
 def _run(options: Any, **kwargs: Any) -> tuple[Any, Any]:
-    return asyncio.run(run_experiment(options, progress=Progress(quiet=True), **kwargs))
+    kwargs.setdefault("progress", Progress(quiet=True))
+    return asyncio.run(run_experiment(options, **kwargs))
 
 
 def _gradings(run_dir: Path) -> list[tuple[Any, ...]]:
@@ -197,6 +198,23 @@ def test_a_store_that_refuses_the_run_closes_the_models(
     with pytest.raises(InputError, match="holds another run"):
         _run(_options(tmp_path, quiet=True))
     assert closed == [True]
+
+
+def test_the_callers_progress_counts_the_run(tmp_path: Path) -> None:
+    progress = Progress(quiet=True)
+    _, summary = _run(_options(tmp_path, quiet=True, num_tasks=2), progress=progress)
+    counts = progress.counts
+    assert (counts.total, counts.finished, counts.skipped) == (2, 2, 0) and summary.done == 2
+
+
+def test_a_quiet_run_without_a_progress_shows_none_and_a_loud_one_does(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    for quiet in (True, False):
+        options = _options(tmp_path, quiet=quiet, num_tasks=1, out=str(tmp_path / f"q{quiet}"))
+        asyncio.run(run_experiment(options))
+        shown = capfd.readouterr()
+        assert ("1/1 done" in shown.err + shown.out) is not quiet
 
 
 def test_on_ready_runs_after_the_store_opened_and_the_run_is_closed_after(
