@@ -217,6 +217,22 @@ def test_a_quiet_run_without_a_progress_shows_none_and_a_loud_one_does(
         assert ("1/1 done" in shown.err + shown.out) is not quiet
 
 
+def test_a_run_uses_the_callers_models_or_builds_them_with_a_sleep_its_progress_shows(
+    tmp_path: Path,
+) -> None:
+    from lifebench.models import ModelFactory
+
+    progress = Progress(quiet=True)
+    exp, _ = _run(_options(tmp_path, quiet=True, num_tasks=1), progress=progress)
+    asyncio.run(exp.models._sleep(0))  # the backoff sleep of every model call
+    assert (progress.counts.retries_total, progress.counts.retrying) == (1, 0)
+    mine = ModelFactory()
+    other, _ = _run(
+        _options(tmp_path, quiet=True, num_tasks=1, out=str(tmp_path / "b")), models=mine
+    )
+    assert other.models is mine
+
+
 def test_on_ready_runs_after_the_store_opened_and_the_run_is_closed_after(
     tmp_path: Path,
 ) -> None:
