@@ -9,6 +9,7 @@ fail."""
 from __future__ import annotations
 
 import asyncio
+import json
 import pickle
 import sqlite3
 from pathlib import Path
@@ -76,6 +77,25 @@ def test_a_run_counts_and_logs_its_grading_and_its_resume_runs_nothing_again(
     assert all(
         r.evaluation and r.evaluation.reward == 1.0 for r in records
     )  # the oracle solves every demo task
+    # what the run stored about itself: its configuration (with the bases), the tasks, the
+    # grading's description and provenance
+    with sqlite3.connect(tmp_path / "run" / "run.sqlite") as conn:
+        config_json, config_hash = conn.execute(
+            "SELECT config_json, config_hash FROM run_meta"
+        ).fetchone()
+        stored = dict(conn.execute("SELECT task_id, content_hash FROM tasks").fetchall())
+        task_json = dict(conn.execute("SELECT task_id, task_json FROM task_data").fetchall())
+        grading_json, grading_provenance = conn.execute(
+            "SELECT grading_json, provenance_json FROM gradings"
+        ).fetchone()
+        (session_provenance,) = conn.execute("SELECT provenance_json FROM sessions").fetchone()
+    assert json.loads(config_json) == {**exp.options.semantic_dict(), "bases": ["state"]}
+    assert config_hash == exp.options.config_hash()
+    assert stored == {i: t.content_hash() for i, t in exp.tasks.items()}
+    assert task_json == {i: t.model_dump_json() for i, t in exp.tasks.items()}
+    assert json.loads(grading_json) == grading_description(exp.options, ["state"])
+    assert grading_provenance is not None and session_provenance is not None
+    assert json.loads(grading_provenance)["tasks"] == json.loads(session_provenance)["tasks"]
 
     _, again = _run(options)
     assert (again.total, again.done, again.skipped, again.regraded) == (6, 0, 6, 0)
