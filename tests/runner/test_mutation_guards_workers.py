@@ -671,3 +671,94 @@ def test_processes_spawned_ahead_are_given_the_factory_and_the_extra_ones_stoppe
     assert isinstance(used[1].sent[0][1], InProcessFactory) and used[1].closed
     assert all(conn.sent == [("stop",)] for _, conn in extra)
     assert all(p.joins == [10.0] and conn.closed for p, conn in extra)
+
+
+# ------------------------------------------------------------------ the writer's share, dispatched
+
+
+class Recorder:
+    """A pipe (or the writer's share) that records the units it is sent."""
+
+    def __init__(self) -> None:
+        self.units: list[WorkUnit] = []
+
+    def send(self, message: tuple[Any, ...]) -> None:
+        assert message[0] == "unit"
+        self.units.append(message[1])
+
+
+def _done(index: int, unit: WorkUnit) -> tuple[int, tuple[Any, ...]]:
+    return index, ("done", PackedOutcome.of(unit, outcome(unit)))
+
+
+def test_the_writer_takes_its_share_until_the_process_is_ready_and_all_once_it_is_gone() -> None:
+    units = [WorkUnit(f"t{i}", 0, i) for i in range(6)]
+    sink = RecordingSink(3)
+    worker, local = Recorder(), Recorder()
+    process = FakeProcess(True)
+    process.exitcode = -9
+
+    async def settle() -> None:
+        for _ in range(5):
+            await asyncio.sleep(0)
+
+    async def scenario() -> None:
+        inbox: asyncio.Queue[tuple[int, tuple[Any, ...]]] = asyncio.Queue()
+        backend = _workers.ProcessBackend(InProcessFactory(), 2, 3)
+        task = asyncio.ensure_future(
+            backend._dispatch_all(
+                units,
+                SinkAdapter(sink),
+                [worker, local],
+                [process],
+                inbox,
+                [{}, {}],
+                [False, True],  # the process is starting; the writer's share runs at once
+            )
+        )
+        await settle()
+        # its share of --concurrency 3 over two executors is 2 (rounded up), not all 3
+        assert (worker.units, local.units) == ([], units[:2])
+        inbox.put_nowait((0, ("ready",)))
+        await settle()
+        assert worker.units == units[2:3]  # the process takes the rest of the bound
+        inbox.put_nowait(_done(1, units[0]))
+        await settle()
+        # one in flight each: the tie goes to the lower index, the process
+        assert (worker.units, local.units) == (units[2:4], units[:2])
+        inbox.put_nowait((0, ("eof",)))
+        await settle()
+        # the process is gone: its units are infrastructure errors, the writer takes the bound
+        assert local.units == units[:2] + units[4:6]
+        for unit in local.units[1:]:
+            inbox.put_nowait(_done(1, unit))
+        await asyncio.wait_for(task, WAIT_S)
+
+    asyncio.run(scenario())
+    by = {p.unit: p for p in sink.finished}
+    assert set(by) == set(units) and sink.peak == 3 and not sink.cancelled
+    for unit in units[2:4]:
+        assert by[unit].status is UnitStatus.INFRA_ERROR
+        assert by[unit].error == "worker process 0 exited unexpectedly (exit code -9)"
+    assert all(by[u].status is UnitStatus.DONE for u in units[:2] + units[4:])
+    assert process.joins == [10.0]
+
+
+def test_a_process_that_cannot_start_while_the_writer_runs_stops_the_run() -> None:
+    async def scenario() -> None:
+        inbox: asyncio.Queue[tuple[int, tuple[Any, ...]]] = asyncio.Queue()
+        inbox.put_nowait((0, ("init_error", "ValueError: no models file")))
+        backend = _workers.ProcessBackend(InProcessFactory(), 2, 2)
+        await backend._dispatch_all(
+            [WorkUnit("a", 0, 1), WorkUnit("b", 0, 2), WorkUnit("c", 0, 3)],
+            SinkAdapter(RecordingSink(2)),
+            [Recorder(), Recorder()],
+            [FakeProcess(True)],
+            inbox,
+            [{}, {}],
+            [False, True],
+        )
+
+    with pytest.raises(RunStopped) as caught:
+        asyncio.run(scenario())
+    assert str(caught.value) == "worker process 0 could not start: ValueError: no models file"
