@@ -40,7 +40,7 @@ stops_cleanly = pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadE
 reader_outlives_the_loop = pytest.mark.filterwarnings(
     "ignore::pytest.PytestUnhandledThreadExceptionWarning"
 )
-WAIT_S = 60.0  # a generous bound for a message that must come (never reached when it works)
+WAIT_S = 30.0  # a generous bound for what must happen (never reached when it works)
 
 
 def _recv(conn: Connection) -> tuple[Any, ...]:
@@ -562,7 +562,7 @@ def _backend_run(
 ) -> RecordingSink:
     sink = RecordingSink(concurrency)
     backend = _workers.ProcessBackend(InProcessFactory(), workers, concurrency, **kwargs)
-    asyncio.run(backend.run(units, SinkAdapter(sink)))
+    asyncio.run(asyncio.wait_for(backend.run(units, SinkAdapter(sink)), WAIT_S))
     return sink
 
 
@@ -610,7 +610,7 @@ def test_the_backend_stops_when_a_worker_cannot_start(
     sink = RecordingSink(2)
     backend = _workers.ProcessBackend(InProcessFactory(), 2, 2)
     with pytest.raises(RunStopped) as caught:
-        asyncio.run(backend.run(units, SinkAdapter(sink)))
+        asyncio.run(asyncio.wait_for(backend.run(units, SinkAdapter(sink)), WAIT_S))
     assert str(caught.value) == "worker process 1 could not start: ValueError: no models file"
     assert sink.started == []  # nothing was handed out before every worker was ready
 
@@ -623,7 +623,7 @@ def test_a_worker_that_exits_while_starting_stops_the_run_naming_it() -> None:
         inbox.put_nowait((1, ("eof",)))
         backend = _workers.ProcessBackend(InProcessFactory(), 2, 2)
         try:
-            await backend._start(2, inbox, alive)
+            await asyncio.wait_for(backend._start(2, inbox, alive), WAIT_S)
         finally:
             assert alive == [True, False]
 
@@ -639,7 +639,9 @@ def test_start_waits_for_every_worker_and_marks_them_alive() -> None:
         for i in (2, 0, 1):
             inbox.put_nowait((i, ("ready",)))
         inbox.put_nowait((0, ("done", None)))  # not read by _start
-        await _workers.ProcessBackend(InProcessFactory(), 3, 3)._start(3, inbox, alive)
+        await asyncio.wait_for(
+            _workers.ProcessBackend(InProcessFactory(), 3, 3)._start(3, inbox, alive), WAIT_S
+        )
         assert inbox.qsize() == 1
         return alive
 
@@ -663,7 +665,11 @@ def test_processes_spawned_ahead_are_given_the_factory_and_the_extra_ones_stoppe
     )
 
     sink = RecordingSink(4)
-    asyncio.run(backend.run([WorkUnit("a", 0, 1), WorkUnit("b", 0, 2)], SinkAdapter(sink)))
+    asyncio.run(
+        asyncio.wait_for(
+            backend.run([WorkUnit("a", 0, 1), WorkUnit("b", 0, 2)], SinkAdapter(sink)), WAIT_S
+        )
+    )
     # the one process never became ready: the writer ran both units
     assert sorted(p.unit.task_id for p in sink.finished) == ["a", "b"]
     used, *extra = fakes
@@ -749,14 +755,17 @@ def test_a_process_that_cannot_start_while_the_writer_runs_stops_the_run() -> No
         inbox: asyncio.Queue[tuple[int, tuple[Any, ...]]] = asyncio.Queue()
         inbox.put_nowait((0, ("init_error", "ValueError: no models file")))
         backend = _workers.ProcessBackend(InProcessFactory(), 2, 2)
-        await backend._dispatch_all(
-            [WorkUnit("a", 0, 1), WorkUnit("b", 0, 2), WorkUnit("c", 0, 3)],
-            SinkAdapter(RecordingSink(2)),
-            [Recorder(), Recorder()],
-            [FakeProcess(True)],
-            inbox,
-            [{}, {}],
-            [False, True],
+        await asyncio.wait_for(
+            backend._dispatch_all(
+                [WorkUnit("a", 0, 1), WorkUnit("b", 0, 2), WorkUnit("c", 0, 3)],
+                SinkAdapter(RecordingSink(2)),
+                [Recorder(), Recorder()],
+                [FakeProcess(True)],
+                inbox,
+                [{}, {}],
+                [False, True],
+            ),
+            WAIT_S,
         )
 
     with pytest.raises(RunStopped) as caught:
