@@ -253,6 +253,26 @@ def test_a_run_uses_the_callers_models_or_builds_them_with_a_sleep_its_progress_
     assert other.models is mine
 
 
+def test_the_provenance_of_a_session_names_each_roles_provider_model_and_endpoint(
+    tmp_path: Path,
+) -> None:
+    class Stop(Exception):
+        pass
+
+    def stop() -> None:
+        raise Stop
+
+    options = _options(
+        tmp_path, quiet=True, num_tasks=1, agent="llm", agent_model="gpt-x@http://127.0.0.1:9/v1"
+    )
+    with pytest.raises(Stop):  # stopped once the store is open, before any unit
+        _run(options, on_ready=stop)
+    with sqlite3.connect(tmp_path / "run" / "run.sqlite") as conn:
+        (provenance,) = conn.execute("SELECT provenance_json FROM sessions").fetchone()
+    agent = json.loads(provenance)["models"]["agent"]
+    assert (agent["model"], agent["endpoint"]) == ("gpt-x", "http://127.0.0.1:9/v1")
+
+
 def test_on_ready_runs_after_the_store_opened_and_the_run_is_closed_after(
     tmp_path: Path,
 ) -> None:
