@@ -102,6 +102,17 @@ def test_a_run_counts_and_logs_its_grading_and_its_resume_runs_nothing_again(
     assert _gradings(tmp_path / "run")[1] == ("run", 6, 0, 0, 1)
 
 
+def test_a_store_hashed_under_older_rules_resumes_when_its_config_rehashes_the_same(
+    tmp_path: Path,
+) -> None:
+    options = _options(tmp_path, quiet=True, num_tasks=1)
+    _run(options)
+    with sqlite3.connect(tmp_path / "run" / "run.sqlite") as conn:
+        conn.execute("UPDATE run_meta SET config_hash = 'hashed-by-an-older-recipe'")
+    _, again = _run(options)
+    assert (again.done, again.skipped) == (0, 1)
+
+
 def test_the_selected_tasks_and_trials_are_the_units_of_the_run(tmp_path: Path) -> None:
     options = _options(tmp_path, quiet=True, task_ids=("LBD003_en", "LBD001_en"), trials=2)
     exp, summary = _run(options)

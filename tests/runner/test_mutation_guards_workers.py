@@ -481,6 +481,8 @@ def test_the_writers_share_answers_on_the_inbox_under_its_index() -> None:
         local.send(("other",))  # ignored
         got = [await asyncio.wait_for(inbox.get(), WAIT_S) for _ in range(2)]
         await local.wait_stopped()
+        await asyncio.sleep(0)
+        assert not local._running  # finished units are forgotten
         local.close()
         return got
 
