@@ -113,6 +113,13 @@ def test_a_store_hashed_under_older_rules_resumes_when_its_config_rehashes_the_s
     assert (again.done, again.skipped) == (0, 1)
 
 
+def test_what_resuming_noticed_is_kept_on_the_experiment(tmp_path: Path) -> None:
+    first, _ = _run(_options(tmp_path, quiet=True, num_tasks=1))
+    assert first.notes == []
+    more, summary = _run(_options(tmp_path, quiet=True, num_tasks=1, trials=2))
+    assert summary.done == 1 and any("trials" in note for note in more.notes), more.notes
+
+
 def test_the_selected_tasks_and_trials_are_the_units_of_the_run(tmp_path: Path) -> None:
     options = _options(tmp_path, quiet=True, task_ids=("LBD003_en", "LBD001_en"), trials=2)
     exp, summary = _run(options)

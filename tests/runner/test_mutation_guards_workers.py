@@ -516,6 +516,8 @@ def test_stopping_the_writers_share_cancels_its_units() -> None:
         await asyncio.sleep(0)
         local.send(("stop",))
         await asyncio.wait_for(local.wait_stopped(), WAIT_S)
+        # waiting for the stop means the cancelled units have unwound
+        assert sorted(u.task_id for u in cancelled) == ["a", "b"]
         return inbox.empty()
 
     assert asyncio.run(scenario())
