@@ -515,7 +515,7 @@ def test_stopping_the_writers_share_cancels_its_units() -> None:
         local.send(("unit", WorkUnit("b", 0, 2)))
         await asyncio.sleep(0)
         local.send(("stop",))
-        await asyncio.wait_for(local.wait_stopped(), WAIT_S)
+        await local.wait_stopped()  # (not through wait_for: its own task would yield)
         # waiting for the stop means the cancelled units have unwound
         assert sorted(u.task_id for u in cancelled) == ["a", "b"]
         return inbox.empty()
