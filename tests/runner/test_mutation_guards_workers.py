@@ -106,8 +106,9 @@ def _serve_in_thread(conn: Connection, factory: Any) -> threading.Thread:
 
 @stops_cleanly
 def test_a_worker_answers_ready_then_each_unit_packed_and_closes_its_executor_on_stop(
-    pipe: tuple[Connection, Connection],
+    pipe: tuple[Connection, Connection], caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.ERROR, logger="asyncio")
     ours, theirs = pipe
     factory = InProcessFactory()
     before = set(threading.enumerate())
@@ -131,6 +132,7 @@ def test_a_worker_answers_ready_then_each_unit_packed_and_closes_its_executor_on
     reader.join(WAIT_S)
     assert not thread.is_alive() and not reader.is_alive()  # the reader stops on "stop"
     assert factory.built == 1 and factory.executor.closed == [True]
+    assert not [r for r in caplog.records if r.name == "asyncio"]  # nothing went wrong unseen
 
 
 @stops_cleanly
@@ -173,6 +175,7 @@ def test_a_worker_stops_when_the_parent_is_gone_and_cancels_its_units(
     @dataclass
     class Hanging(ClosingExecutor):
         cancelled: list[WorkUnit] = field(default_factory=list)
+        order: list[str] = field(default_factory=list)
 
         async def execute(self, unit: WorkUnit) -> UnitOutcome:
             started.set()
@@ -180,8 +183,13 @@ def test_a_worker_stops_when_the_parent_is_gone_and_cancels_its_units(
                 await asyncio.sleep(3600)
             except asyncio.CancelledError:
                 self.cancelled.append(unit)
+                self.order.append("unit unwound")
                 raise
             return outcome(unit)
+
+        async def aclose(self) -> None:
+            self.order.append("executor closed")
+            await super().aclose()
 
     executor = Hanging()
     thread = _serve_in_thread(theirs, InProcessFactory(executor=executor))
@@ -192,6 +200,7 @@ def test_a_worker_stops_when_the_parent_is_gone_and_cancels_its_units(
     thread.join(WAIT_S)
     assert not thread.is_alive()
     assert executor.cancelled == [WorkUnit("slow", 0, 1)] and executor.closed == [True]
+    assert executor.order == ["unit unwound", "executor closed"]  # closed once its units ended
 
 
 @reader_outlives_the_loop
