@@ -34,12 +34,6 @@ from lifebench.runner._units import PackedOutcome
 # A worker that stops cleanly leaves no exception in any of its threads (in a worker process it
 # would be a traceback on the user's terminal) ...
 stops_cleanly = pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
-# ... but a worker that ends without being told to stop (its executor failed to build, or an
-# unknown message) leaves its pipe reader behind, which raises once it reads after the loop
-# closed; in a worker process the process has exited by then.
-reader_outlives_the_loop = pytest.mark.filterwarnings(
-    "ignore::pytest.PytestUnhandledThreadExceptionWarning"
-)
 WAIT_S = 30.0  # a generous bound for what must happen (never reached when it works)
 
 
@@ -152,7 +146,7 @@ def test_a_fatal_provider_error_is_sent_with_its_unit_message_and_status(
     assert not thread.is_alive() and factory.executor.closed == [True]
 
 
-@reader_outlives_the_loop
+@stops_cleanly
 def test_a_worker_whose_executor_cannot_be_built_says_why_and_stops(
     pipe: tuple[Connection, Connection],
 ) -> None:
@@ -163,6 +157,24 @@ def test_a_worker_whose_executor_cannot_be_built_says_why_and_stops(
     thread.join(WAIT_S)
     assert not thread.is_alive()
     assert not ours.poll(0.2)  # no "ready" after the error
+
+
+@stops_cleanly
+def test_a_message_read_after_the_worker_ended_is_dropped_without_a_traceback(
+    pipe: tuple[Connection, Connection],
+) -> None:
+    # a worker whose loop ended without being told to stop (here: its executor could not be
+    # built) leaves its pipe reader waiting; a message that arrives after the loop closed must
+    # end the reader quietly, not print "Exception in thread lifebench-worker-inbox"
+    ours, theirs = pipe
+    thread = _serve_in_thread(theirs, InProcessFactory(broken=True))
+    assert _recv(ours) == ("init_error", "ValueError: no models file")
+    thread.join(WAIT_S)
+    assert not thread.is_alive()  # the loop is closed now
+    (reader,) = [t for t in threading.enumerate() if t.name == "lifebench-worker-inbox"]
+    ours.send(("unit", 1))
+    reader.join(WAIT_S)
+    assert not reader.is_alive()
 
 
 @stops_cleanly
@@ -203,7 +215,7 @@ def test_a_worker_stops_when_the_parent_is_gone_and_cancels_its_units(
     assert executor.order == ["unit unwound", "executor closed"]  # closed once its units ended
 
 
-@reader_outlives_the_loop
+@stops_cleanly
 def test_any_message_but_a_unit_ends_the_worker(pipe: tuple[Connection, Connection]) -> None:
     ours, theirs = pipe
     factory = InProcessFactory()
@@ -610,7 +622,7 @@ def test_the_backend_with_one_unit_and_the_writers_executor_spawns_none(
     assert [p.unit.task_id for p in sink.finished] == ["a"]
 
 
-@reader_outlives_the_loop
+@stops_cleanly
 def test_the_backend_stops_when_a_worker_cannot_start(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -99,7 +99,10 @@ async def _serve(conn: Connection, factory: ExecutorFactory) -> None:
                 message = conn.recv()
             except (EOFError, OSError):  # the parent is gone
                 message = ("stop",)
-            loop.call_soon_threadsafe(inbox.put_nowait, message)
+            try:
+                loop.call_soon_threadsafe(inbox.put_nowait, message)
+            except RuntimeError:  # the loop is closed: the worker has ended
+                return
             if message[0] == "stop":
                 return
 
@@ -398,7 +401,7 @@ def _pump(
     while True:
         try:
             message = conn.recv()
-        except (EOFError, OSError):
+        except (EOFError, OSError, TypeError):  # TypeError: this end closed while reading
             message = ("eof",)
         try:
             loop.call_soon_threadsafe(inbox.put_nowait, (index, message))
