@@ -83,3 +83,18 @@ def test_every_price_known_gives_means_totals_and_no_warning() -> None:
     assert m.cost.unpriced == {} and not [w for w in m.warnings if "cost unknown" in w]
     assert (m.cost.agent, m.cost.user, m.cost.judge, m.cost.tool) == (0.25, 0.5, 0.125, 0.0)
     assert (m.cost.total, m.cost.sum, m.cost.per_success) == (0.875, 0.875, 0.875)
+
+
+def test_the_unpriced_cost_warning_lists_every_role_in_role_order() -> None:
+    records = _priced_run()
+    first = records[0]
+    assert first.simulation is not None
+    unpriced_user = first.simulation.model_copy(update={"user_usage": Usage(unpriced=1)})
+    records[0] = Rec("t", 0, "done", 1, unpriced_user, first.evaluation)
+    m = compute_metrics(records)
+    assert m.cost.unpriced == {"user": 1, "judge": 2}
+    assert [w for w in m.warnings if w.startswith("cost unknown")] == [
+        "cost unknown for user (1 call(s)), judge (2 call(s)): no price for their model (not in "
+        "the models file, not in genai-prices, or a self-hosted endpoint); give it `price:` in "
+        "a models file (0 for a free self-hosted model)"
+    ]
