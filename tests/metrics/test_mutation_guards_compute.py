@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+import pytest
 from metrics_fakes import Rec
 
 from lifebench.evaluation._types import BasisResult, Evaluation
 from lifebench.messages import Usage
 from lifebench.metrics import compute_metrics
-from lifebench.metrics._bootstrap import stratified_bootstrap
+from lifebench.metrics._agreement import usage_by_basis
+from lifebench.metrics._bootstrap import quantile, stratified_bootstrap
+from lifebench.metrics._coverage import coverage_by_basis
 from lifebench.simulation._types import Simulation, TerminationReason
 
 
@@ -98,3 +101,65 @@ def test_the_unpriced_cost_warning_lists_every_role_in_role_order() -> None:
         "the models file, not in genai-prices, or a self-hosted endpoint); give it `price:` in "
         "a models file (0 for a free self-hosted model)"
     ]
+
+
+def _basis(reward: float, **extra: object) -> Evaluation:
+    result = BasisResult(basis="rubric", reward=reward, score=reward, **extra)  # type: ignore[arg-type]
+    return Evaluation(reward=reward, basis="rubric", by_basis={"rubric": result})
+
+
+def test_coverage_sums_checks_per_field_class_and_counts_undecided_tasks() -> None:
+    graded = [
+        ("t1", _basis(1.0, info={"coverage": {"time": {"checked": 2, "unchecked": 1}}})),
+        ("t2", _basis(0.0, info={"coverage": {"time": {"checked": 1}, "note": {"unchecked": 2}}})),
+        ("t3", _basis(0.0, gradable=False, undecided=True, unchecked=["the note"])),
+        ("t4", _basis(1.0)),
+    ]
+    (name, coverage), *rest = coverage_by_basis(graded).items()
+    assert name == "rubric" and rest == []
+    assert coverage.by_field == {
+        "note": {"checked": 0, "unchecked": 2},
+        "time": {"checked": 3, "unchecked": 1},
+    }
+    assert list(coverage.by_field) == ["note", "time"]
+    assert (coverage.tasks, coverage.ungradable_tasks, coverage.undecided_tasks) == (4, 1, 1)
+    assert coverage.unchecked == {"t3": ["the note"]}
+
+
+def test_judge_usage_per_basis_sums_unpriced_calls_and_then_has_no_cost() -> None:
+    unpriced = [
+        _basis(1.0, usage=Usage(prompt_tokens=10, cost=0.0, unpriced=1)),
+        _basis(0.0, usage=Usage(prompt_tokens=20, cost=0.5, unpriced=2)),
+    ]
+    usage = usage_by_basis(unpriced)["rubric"]
+    assert (usage.evaluations, usage.unpriced, usage.cost, usage.mean_cost) == (2, 3, None, None)
+    assert (usage.prompt_tokens, usage.mean_tokens) == (30, 15.0)
+    priced = usage_by_basis([_basis(1.0, usage=Usage(cost=0.5)), _basis(1.0, usage=Usage())])
+    assert (priced["rubric"].unpriced, priced["rubric"].cost) == (0, 0.5)
+    assert priced["rubric"].mean_cost == 0.25
+
+
+def test_stratified_bootstrap_takes_a_single_replicate() -> None:
+    rows = {"a": [[2.0, 1.0], [4.0, 1.0]]}
+    low, high = stratified_bootstrap(rows, _mean, samples=1) or (None, None)
+    assert low is not None and low == high and low in (2.0, 3.0, 4.0)
+
+
+def test_stratified_bootstrap_refuses_vectors_of_unequal_length() -> None:
+    with pytest.raises(ValueError, match="zip"):
+        stratified_bootstrap({"a": [[1.0, 1.0], [1.0]]}, lambda totals: 0.0, samples=50)
+
+
+def test_stratified_bootstrap_interval_cuts_half_the_missing_level_from_each_end() -> None:
+    rows = {"a": [[float(i * i), 1.0] for i in range(12)]}
+    values: list[float] = []
+
+    def recorded(totals: Mapping[str, Sequence[float]]) -> float | None:
+        value = _mean(totals)
+        assert value is not None
+        values.append(value)
+        return value
+
+    interval = stratified_bootstrap(rows, recorded, samples=200, seed=5, level=0.5)
+    ordered = sorted(values)
+    assert interval == (quantile(ordered, 0.25), quantile(ordered, 0.75))
