@@ -1,0 +1,139 @@
+"""Mutation guards (issue 21) for the episode loop (``simulation/_loop.py``): what the record
+says when an episode fails, static (teacher-forced) episodes at the edges of their history, the
+driving protocol's refusals, and the recorded duration."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from lifebench.errors import ModelError
+from lifebench.messages import AssistantMessage, Message, UserMessage
+from lifebench.simulation import (
+    Episode,
+    EpisodeProcess,
+    ScriptedUser,
+    TerminationReason,
+    run_episode,
+)
+from lifebench.simulation._loop import UserTurn
+from lifebench.tools import ToolSet
+
+
+class _Env:
+    def __init__(self) -> None:
+        self.tools = ToolSet([])
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"state": "final"}
+
+
+class _Seer:
+    """Replies with the number of messages it saw."""
+
+    def __init__(self) -> None:
+        self.seen: list[int] = []
+
+    async def respond(self, trajectory: Sequence[Message]) -> AssistantMessage:
+        self.seen.append(len(trajectory))
+        return AssistantMessage(content=f"saw {len(trajectory)}")
+
+
+class _Broken:
+    async def respond(self, trajectory: Sequence[Message]) -> Any:
+        raise ModelError("provider unavailable after 6 attempts", retries=5)
+
+
+_HISTORY: tuple[Message, ...] = (
+    UserMessage(content="a"),
+    AssistantMessage(content="b"),
+    UserMessage(content="c"),
+)
+
+
+def _episode(agent: Any = None, user: Any = None, **kw: Any) -> Episode:
+    return Episode(
+        task_id="t",
+        trial=0,
+        seed=1,
+        environment=_Env(),
+        agent=agent or _Seer(),
+        user=user or ScriptedUser(["hello", "###STOP###"]),
+        **kw,
+    )
+
+
+async def test_the_failure_is_recorded_with_the_errors_class_name() -> None:
+    sim = await run_episode(_episode(user=_Broken()))
+    assert sim.termination is TerminationReason.INFRASTRUCTURE_ERROR
+    assert sim.error == "ModelError: provider unavailable after 6 attempts"
+    assert sim.user_usage.retries == 5
+
+
+async def test_a_failure_before_the_start_is_recorded() -> None:
+    process = EpisodeProcess(_episode())
+    process.fail(UserTurn([]), ModelError("down", retries=2))
+    sim = process.simulation()
+    assert process.done
+    assert sim.termination is TerminationReason.INFRASTRUCTURE_ERROR
+    assert sim.error == "ModelError: down" and sim.user_usage.retries == 2
+
+
+@pytest.mark.parametrize(
+    ("at", "seen"),
+    [((0,), [0]), ((3,), [3]), ((0, 3), [0, 3])],
+    ids=["empty-prefix", "whole-history", "both-edges"],
+)
+async def test_static_episode_accepts_both_edges_of_the_history(
+    at: tuple[int, ...], seen: list[int]
+) -> None:
+    agent = _Seer()
+    sim = await run_episode(_episode(agent, history=_HISTORY, predict_at=at))
+    assert agent.seen == seen
+    assert sim.termination is TerminationReason.STATIC
+    assert [m.turn for m in sim.messages] == list(at)
+    # one step per prediction
+    assert sim.steps == len(at)
+
+
+@pytest.mark.parametrize("at", [-1, 4], ids=["before", "after"])
+async def test_static_index_outside_the_history_names_it(at: int) -> None:
+    with pytest.raises(
+        ValueError, match=rf"^predict_at index {at} outside the history \(0\.\.3\)$"
+    ):
+        await run_episode(_episode(history=_HISTORY, predict_at=(at,)))
+
+
+async def test_static_steps_count_every_prediction() -> None:
+    sim = await run_episode(_episode(history=_HISTORY, predict_at=(1, 2, 3)))
+    assert sim.steps == 3
+
+
+def test_the_driving_protocol_refuses_out_of_order_calls() -> None:
+    process = EpisodeProcess(_episode())
+    with pytest.raises(RuntimeError, match=r"^the episode is not waiting for an answer$"):
+        process.send(UserMessage(content="too early"))
+    with pytest.raises(RuntimeError, match=r"^the episode has not ended$"):
+        process.simulation()
+    need = process.start()
+    assert isinstance(need, UserTurn)
+    with pytest.raises(RuntimeError, match=r"^the episode has already started$"):
+        process.start()
+    process.fail(need, ModelError("gone"))
+    with pytest.raises(RuntimeError, match=r"^the episode is not waiting for an answer$"):
+        process.send(UserMessage(content="too late"))
+
+
+async def test_the_duration_is_the_episodes_own_rounded_to_the_microsecond(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    ticks = [100.0, 200.0, 201.23456789]
+    monkeypatch.setattr(time, "perf_counter", lambda: ticks.pop(0) if len(ticks) > 1 else ticks[0])
+    process = EpisodeProcess(_episode())  # 100.0: built
+    need = process.start()  # 200.0: the episode starts now
+    assert need is not None
+    process.fail(need, ModelError("gone"))
+    assert process.simulation().duration_s == 1.234568  # 201.23456789
