@@ -11,7 +11,15 @@ from typing import Any
 import pytest
 
 from lifebench.errors import ModelError
-from lifebench.messages import AssistantMessage, Message, UserMessage
+from lifebench.messages import (
+    AssistantMessage,
+    Message,
+    SystemMessage,
+    ToolCall,
+    ToolResultMessage,
+    Usage,
+    UserMessage,
+)
 from lifebench.simulation import (
     Episode,
     EpisodeProcess,
@@ -137,3 +145,59 @@ async def test_the_duration_is_the_episodes_own_rounded_to_the_microsecond(
     assert need is not None
     process.fail(need, ModelError("gone"))
     assert process.simulation().duration_s == 1.234568  # 201.23456789
+
+
+class _SimulatedTools:
+    """A tool simulator: every result carries the usage of the model call behind it."""
+
+    async def execute(self, call: ToolCall, turn: int = 0) -> ToolResultMessage:
+        return ToolResultMessage(
+            tool_call_id=call.id,
+            name=call.name,
+            content="ok",
+            usage=Usage(prompt_tokens=7, completion_tokens=3, cost=0.25),
+        )
+
+
+class _SimulatedEnv(_Env):
+    def __init__(self) -> None:
+        self.tools = _SimulatedTools()  # type: ignore[assignment]
+
+
+class _TwoCalls:
+    def __init__(self) -> None:
+        self.replies = [
+            AssistantMessage(
+                tool_calls=[ToolCall(id="a", name="x"), ToolCall(id="b", name="y")],
+                usage=Usage(prompt_tokens=100, completion_tokens=10),
+            ),
+            AssistantMessage(content="done ###STOP###", usage=Usage(prompt_tokens=1)),
+        ]
+
+    async def respond(self, trajectory: Sequence[Message]) -> AssistantMessage:
+        return self.replies.pop(0)
+
+
+async def test_tool_results_usage_counts_as_the_tools_usage() -> None:
+    episode = Episode(
+        task_id="t",
+        trial=0,
+        seed=1,
+        environment=_SimulatedEnv(),
+        agent=_TwoCalls(),
+        user=ScriptedUser(["hi"]),
+    )
+    sim = await run_episode(episode)
+    assert sim.termination is TerminationReason.AGENT_STOP
+    assert (sim.tool_usage.prompt_tokens, sim.tool_usage.completion_tokens) == (14, 6)
+    assert (sim.tool_usage.cost, sim.tool_usage.calls) == (0.5, 2)
+    assert (sim.agent_usage.prompt_tokens, sim.agent_usage.calls) == (101, 2)
+    assert sim.user_usage.prompt_tokens == 0
+
+
+async def test_a_history_with_instructions_is_recorded() -> None:
+    history = (SystemMessage(content="You are a clerk."), *_HISTORY[:2])
+    sim = await run_episode(_episode(user=ScriptedUser(["###STOP###"]), history=history))
+    assert sim.termination is TerminationReason.USER_STOP
+    assert [m.role for m in sim.messages] == ["system", "user", "assistant", "user"]
+    assert [m.turn for m in sim.messages] == [0, 1, 2, 3]
