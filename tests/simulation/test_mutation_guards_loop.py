@@ -23,6 +23,7 @@ from lifebench.messages import (
 from lifebench.simulation import (
     Episode,
     EpisodeProcess,
+    Limits,
     ScriptedUser,
     TerminationReason,
     run_episode,
@@ -201,3 +202,27 @@ async def test_a_history_with_instructions_is_recorded() -> None:
     assert sim.termination is TerminationReason.USER_STOP
     assert [m.role for m in sim.messages] == ["system", "user", "assistant", "user"]
     assert [m.turn for m in sim.messages] == [0, 1, 2, 3]
+
+
+class _CountingUser:
+    def __init__(self) -> None:
+        self.asked = 0
+
+    async def respond(self, trajectory: Sequence[Message]) -> UserMessage:
+        self.asked += 1
+        return UserMessage(content=f"question {self.asked}")
+
+
+async def test_the_reply_after_the_last_turn_is_not_a_step_beyond_max_steps() -> None:
+    user = _CountingUser()
+    limits = Limits(max_steps=2, max_turns=1, reply_after_last_turn=True)
+    sim = await run_episode(_episode(user=user, limits=limits))
+    assert sim.termination is TerminationReason.MAX_STEPS
+    assert sim.steps == 2 and user.asked == 1
+    assert [m.role for m in sim.messages] == ["assistant", "user", "assistant"]
+    # one step more and the user answers the last turn
+    user = _CountingUser()
+    roomy = Limits(max_steps=3, max_turns=1, reply_after_last_turn=True)
+    sim = await run_episode(_episode(user=user, limits=roomy))
+    assert sim.termination is TerminationReason.MAX_TURNS
+    assert sim.steps == 3 and user.asked == 2
