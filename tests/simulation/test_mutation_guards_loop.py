@@ -226,3 +226,67 @@ async def test_the_reply_after_the_last_turn_is_not_a_step_beyond_max_steps() ->
     sim = await run_episode(_episode(user=user, limits=roomy))
     assert sim.termination is TerminationReason.MAX_TURNS
     assert sim.steps == 3 and user.asked == 2
+
+
+_FUSE = 40
+"""Calls after which the fused roles below give up: far more than any limit these tests set,
+so a loop that stopped counting steps ends with an infrastructure error instead of hanging."""
+
+
+class _FusedToolCaller:
+    """Calls the (simulated) tool on every turn; gives up after ``_FUSE`` calls."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    async def respond(self, trajectory: Sequence[Message]) -> AssistantMessage:
+        self.calls += 1
+        if self.calls > _FUSE:
+            raise ModelError("fuse: the episode did not stop")
+        return AssistantMessage(tool_calls=[ToolCall(id=f"c{self.calls}", name="x")])
+
+
+class _FusedTalker:
+    """A user (or agent) who never stops talking; gives up after ``_FUSE`` calls."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    async def respond(self, trajectory: Sequence[Message]) -> Any:
+        self.calls += 1
+        if self.calls > _FUSE:
+            raise ModelError("fuse: the episode did not stop")
+        if trajectory and trajectory[-1].role == "assistant":
+            return UserMessage(content=f"more {self.calls}")
+        return AssistantMessage(content=f"noted {self.calls}")
+
+
+@pytest.mark.parametrize(
+    ("max_steps", "steps", "rounds"), [(1, 1, 0), (2, 3, 1), (5, 5, 2), (6, 7, 3)]
+)
+async def test_tool_rounds_count_steps_up_to_max_steps(
+    max_steps: int, steps: int, rounds: int
+) -> None:
+    agent = _FusedToolCaller()
+    episode = Episode(
+        task_id="t",
+        trial=0,
+        seed=1,
+        environment=_SimulatedEnv(),
+        agent=agent,
+        user=ScriptedUser(["go"]),
+        limits=Limits(max_steps=max_steps, max_errors=1000),
+    )
+    sim = await run_episode(episode)
+    assert sim.termination is TerminationReason.MAX_STEPS, sim.error
+    # the user's message, then two per round (the agent's message, its tool results): a
+    # round that has begun runs its tools, so the last may end one step past the limit
+    assert (sim.steps, agent.calls, sim.tool_calls) == (steps, rounds, rounds)
+
+
+@pytest.mark.parametrize("max_steps", [1, 2, 5, 6])
+async def test_conversation_turns_count_steps_up_to_max_steps(max_steps: int) -> None:
+    talker = _FusedTalker()
+    sim = await run_episode(_episode(agent=talker, user=talker, limits=Limits(max_steps=max_steps)))
+    assert sim.termination is TerminationReason.MAX_STEPS, sim.error
+    assert sim.steps == max_steps and talker.calls == max_steps
