@@ -151,7 +151,11 @@ async def test_the_duration_is_the_episodes_own_rounded_to_the_microsecond(
 class _SimulatedTools:
     """A tool simulator: every result carries the usage of the model call behind it."""
 
+    def __init__(self) -> None:
+        self.turns: list[int] = []
+
     async def execute(self, call: ToolCall, turn: int = 0) -> ToolResultMessage:
+        self.turns.append(turn)
         return ToolResultMessage(
             tool_call_id=call.id,
             name=call.name,
@@ -162,7 +166,7 @@ class _SimulatedTools:
 
 class _SimulatedEnv(_Env):
     def __init__(self) -> None:
-        self.tools = _SimulatedTools()  # type: ignore[assignment]
+        self.tools = self.simulated = _SimulatedTools()  # type: ignore[assignment]
 
 
 class _TwoCalls:
@@ -180,11 +184,12 @@ class _TwoCalls:
 
 
 async def test_tool_results_usage_counts_as_the_tools_usage() -> None:
+    env = _SimulatedEnv()
     episode = Episode(
         task_id="t",
         trial=0,
         seed=1,
-        environment=_SimulatedEnv(),
+        environment=env,
         agent=_TwoCalls(),
         user=ScriptedUser(["hi"]),
     )
@@ -194,6 +199,9 @@ async def test_tool_results_usage_counts_as_the_tools_usage() -> None:
     assert (sim.tool_usage.cost, sim.tool_usage.calls) == (0.5, 2)
     assert (sim.agent_usage.prompt_tokens, sim.agent_usage.calls) == (101, 2)
     assert sim.user_usage.prompt_tokens == 0
+    # each call is told its place in the trajectory: greeting 0, user 1, the agent's calls 2
+    assert env.simulated.turns == [3, 4]
+    assert [m.turn for m in sim.messages if m.role == "tool"] == [3, 4]
 
 
 async def test_a_history_with_instructions_is_recorded() -> None:
