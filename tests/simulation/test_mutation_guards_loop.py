@@ -195,6 +195,7 @@ async def test_tool_results_usage_counts_as_the_tools_usage() -> None:
     )
     sim = await run_episode(episode)
     assert sim.termination is TerminationReason.AGENT_STOP
+    assert sim.error is None  # a normal end records no error, not an empty one
     assert (sim.tool_usage.prompt_tokens, sim.tool_usage.completion_tokens) == (14, 6)
     assert (sim.tool_usage.cost, sim.tool_usage.calls) == (0.5, 2)
     assert (sim.agent_usage.prompt_tokens, sim.agent_usage.calls) == (101, 2)
