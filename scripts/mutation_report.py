@@ -197,6 +197,7 @@ SQL_KEYWORDS = frozenset(
         "normal",
         "busy_timeout",
         "foreign_keys",
+        "table_info",  # a pragma: its rows name the columns as the schema declares them
         "sqlite_master",  # SQLite's catalogue table and its columns
         "type",
         "name",

@@ -121,6 +121,7 @@ def test_unrun_mutants_make_the_report_incomplete(
             True,
         ),
         ('"PRAGMA journal_mode = WAL"', '"pragma journal_mode = wal"', True),
+        ('"PRAGMA table_info(sessions)"', '"PRAGMA TABLE_INFO(SESSIONS)"', True),
         # a quoted value, a message, a changed word, or code around the literal: not case only
         (
             "\"SELECT 1 FROM units WHERE status = 'pending'\"",
