@@ -197,6 +197,13 @@ SQL_KEYWORDS = frozenset(
         "normal",
         "busy_timeout",
         "foreign_keys",
+        "table_info",  # a pragma: its rows name the columns as the schema declares them
+        "join",
+        "group",
+        "max",
+        "coalesce",
+        "a",  # the run store's table aliases (attempts a JOIN units u)
+        "u",
         "sqlite_master",  # SQLite's catalogue table and its columns
         "type",
         "name",

@@ -121,6 +121,22 @@ def test_unrun_mutants_make_the_report_incomplete(
             True,
         ),
         ('"PRAGMA journal_mode = WAL"', '"pragma journal_mode = wal"', True),
+        ('"PRAGMA table_info(sessions)"', '"PRAGMA TABLE_INFO(SESSIONS)"', True),
+        (
+            '"JOIN units u ON u.task_id = a.task_id AND u.trial = a.trial "',
+            '"join units u on u.task_id = a.task_id and u.trial = a.trial "',
+            True,
+        ),
+        (
+            '"SELECT coalesce(max(id), 0) FROM attempts"',
+            '"SELECT COALESCE(MAX(ID), 0) FROM ATTEMPTS"',
+            True,
+        ),
+        (
+            "\"WHERE a.kind IN ('attempt', 'regrade') \"",
+            "\"where a.kind in ('ATTEMPT', 'regrade') \"",
+            False,
+        ),
         # a quoted value, a message, a changed word, or code around the literal: not case only
         (
             "\"SELECT 1 FROM units WHERE status = 'pending'\"",
