@@ -31,13 +31,16 @@ RELEASED_VERDICTS = [
     # a nested brace without it fails there: the next "Action Input: " is read instead
     ('Action: a\nAction Input: {"p": {"q": 1}}\nAction Input: {"b": 2}', 'Action: a\nAction Input: {"b": 2}', True),
     ('Action: a\nAction Input: {"p": {"q": 1}}\nAction Input: {"b": 2}', 'Action: a\nAction Input: {"b": 3}', False),
+    # a block without a tool name has the name "": it never equals a named call
+    ("Action Input: {}", "Action: XXXX\nAction Input: {}", False),
+    ("Action Input: {}", "Action Input: {}", True),
 ]  # fmt: skip
 
 
 @pytest.mark.parametrize(
     ("gold", "pred", "expected"),
     RELEASED_VERDICTS,
-    ids=["empty-gold", "unclosed-gold", "text-after-brace", "nested-input", "next-input", "next-differs"],
+    ids=["empty-gold", "unclosed-gold", "text-after-brace", "nested-input", "next-input", "next-differs", "no-name", "no-names"],
 )  # fmt: skip
 def test_the_session_call_comparison_gives_the_released_verdict(
     gold: str, pred: str, expected: bool
