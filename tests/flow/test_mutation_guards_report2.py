@@ -126,24 +126,36 @@ def test_two_stale_turns_are_counted_in_the_note_and_left_out_of_the_numbers() -
 def test_a_turn_whose_grading_failed_is_classed_and_not_counted_and_ungradable_is_skipped() -> None:
     failed = _turn((1, 1, 1, 1, 1, 1), (9, 9, 9, 9, 9, 9), **{GRADING_ERROR: "judge failed"})
     ungradable = _turn((1, 1, 1, 1, 1, 1), (7, 7, 7, 7, 7, 7), ungradable=True)
+    skipped = _turn((1, 1, 1, 1, 1, 1), (5, 5, 5, 5, 5, 5))
+    skipped.info["official"]["skipped"] = 1
+    counted = _Rec(_eval(_turn((1, 1, 1, 1, 1, 1), (1, 2, 1, 2, 1, 1))))
+    # each kind of turn left out of the official sums is followed by one that counts
     records = [
-        _Rec(_eval(_turn((1, 1, 1, 1, 1, 1), (1, 2, 1, 2, 1, 1)))),
-        _Rec(_eval(failed)),
-        _Rec(_eval(ungradable)),
         _Rec(None),
+        counted,
+        _Rec(_eval(ungradable)),
+        counted,
+        _Rec(_eval(failed)),
+        counted,
+        _Rec(_eval(_turn((1, 1, 1, 1, 1, 1), None))),  # stale
+        counted,
+        _Rec(_eval(skipped)),  # "api call error": skipped officially
+        counted,
     ]
     comparison = official_comparison(records, TURN)
     pairs = {p.metric: p.official for p in comparison.pairs}
-    # only the first turn counts officially: calls 1 right of 2 predicted, 1 gold
+    # the five counted turns: calls 5 right of 10 predicted, 5 gold; params 5 of 5, 10 gold
     assert pairs["tool_precision"] == 0.5 and pairs["tool_recall"] == 1.0
     assert pairs["param_precision"] == 1.0 and pairs["param_recall"] == 0.5
-    assert (comparison.units, comparison.differing_units) == (2, 2)
+    # units: 5 counted, the failed, the stale and the skipped one (not None, not ungradable)
+    assert (comparison.units, comparison.differing_units) == (8, 7)
     assert comparison.classes == {
-        "empty_gold_values_counted": 1,
+        "empty_gold_values_counted": 5,
         "lifebench_grading_error_not_replayed": 1,
-        "predicted_call_parsed_differently": 1,
+        "predicted_call_parsed_differently": 5,
+        "skipped_api_call_error": 1,
     }
-    assert comparison.notes == [MATCHER_NOTE]
+    assert comparison.notes[1].startswith("1 turn prediction(s) were graded before")
 
 
 def test_turn_official_ratios_with_nothing_counted_are_the_official_negative_zero() -> None:
