@@ -16,7 +16,11 @@ from lifebench.flow.evaluation.official import (
     dialog_actions,
     dialog_text,
     equal_actions,
+    official_f1,
+    official_ratio,
     official_session_calls,
+    official_turn,
+    predicted_arguments_text,
 )
 
 RELEASED_VERDICTS = [
@@ -79,3 +83,50 @@ def test_the_predicted_calls_of_a_dialogue_are_its_action_pairs() -> None:
         'Action: a\nAction Input: {"x": 1}',
         "Action: b\nAction Input: {}",
     ]
+
+
+def _yes(key: str, gold: str, pred: str) -> bool:
+    return True
+
+
+def test_official_ratio_divides_by_one_and_f1_of_nothing_is_zero() -> None:
+    assert official_ratio(1, 1) == 1.0 and official_ratio(0, 1) == 0.0
+    assert official_f1(0.0, 0.0) == 0.0 and official_f1(-0.0, -0.0) == 0.0
+
+
+def test_a_call_without_arguments_is_right_when_the_gold_ones_are_all_empty() -> None:
+    # no "Action Input: " at all: the predicted arguments are {} and every gold value is empty
+    counted = official_turn("Thought: t\nAction: a\nno input", "a", '{"k": ""}', _yes)
+    assert (counted.gold_call, counted.pred_call, counted.correct_call) == (1, 1, 1)
+    # an input that never balances is no argument text either
+    unclosed = 'Thought: t\nAction: a\nAction Input: {"k": {"x": 1}'
+    assert official_turn(unclosed, "a", '{"k": ""}', _yes).correct_call == 1
+
+
+def test_nested_predicted_arguments_are_the_balanced_object_after_the_input_key() -> None:
+    # braces in the Thought do not count; the text after the closing brace is no part of it
+    pred = 'Thought: see {x}\nAction: a\nAction Input: {"a": {"b": 1}}.'
+    assert predicted_arguments_text(pred) == '{"a": {"b": 1}}'
+    counted = official_turn(pred, "a", '{"a": {"b": 1}}', _yes)
+    assert (counted.pred_params, counted.correct_params, counted.correct_call) == (1, 1, 1)
+
+
+@pytest.mark.parametrize(
+    ("action", "arguments"),
+    [("a", None), (None, '{"a": 1}'), ("", '{"a": 1}'), ("a", "")],
+    ids=["no-input", "no-action", "empty-action", "empty-input"],
+)
+def test_a_gold_turn_without_a_full_call_is_no_gold_call(
+    action: str | None, arguments: str | None
+) -> None:
+    counted = official_turn(
+        'Thought: t\nAction: a\nAction Input: {"a": 1}', action, arguments, _yes
+    )
+    assert (counted.gold_call, counted.pred_call, counted.gold_params) == (0, 1, 0)
+
+
+def test_on_a_reply_turn_an_action_line_alone_is_a_predicted_call() -> None:
+    # "Action: a" followed by a newline, no "Action Input: " anywhere
+    assert official_turn("Thought: t\nAction: a\nthen more", None, None, _yes).pred_call == 1
+    # no newline after the Action line: no call
+    assert official_turn("Thought: t\nAction: a", None, None, _yes).pred_call == 0
