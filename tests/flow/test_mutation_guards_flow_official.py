@@ -17,6 +17,7 @@ from lifebench.flow.evaluation.official import (
     dialog_text,
     equal_actions,
     official_f1,
+    official_prediction,
     official_ratio,
     official_session_calls,
     official_turn,
@@ -130,3 +131,13 @@ def test_on_a_reply_turn_an_action_line_alone_is_a_predicted_call() -> None:
     assert official_turn("Thought: t\nAction: a\nthen more", None, None, _yes).pred_call == 1
     # no newline after the Action line: no call
     assert official_turn("Thought: t\nAction: a", None, None, _yes).pred_call == 0
+
+
+def test_a_reply_is_cleaned_only_when_it_holds_both_keys() -> None:
+    text = "Thought: t\nAction: a\nResponse: hi"
+    assert official_prediction(text) == text
+
+
+def test_no_action_line_never_names_the_gold_tool() -> None:
+    counted = official_turn("Thought: t\nResponse: hi", "XXXX", "{}", _yes)
+    assert (counted.gold_call, counted.pred_call, counted.correct_call) == (1, 0, 0)
