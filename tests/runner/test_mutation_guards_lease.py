@@ -198,3 +198,23 @@ def test_only_a_directory_is_locked(tmp_path: Path) -> None:
     again = _lease.lock_directory(tmp_path)  # released with its descriptor
     assert again is not None
     os.close(again)
+
+
+def test_a_failing_heartbeat_says_so_on_stderr(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "not-a-store.sqlite"
+    sqlite3.connect(path).close()  # a database without the lease table
+    beat = Heartbeat(path, "tok", interval_s=0.01)
+    beat.start()
+    seen = ""
+    try:
+        deadline = time.monotonic() + 30  # a bound, not a timing assertion
+        while "heartbeat failed" not in seen and time.monotonic() < deadline:
+            seen += capsys.readouterr().err
+            time.sleep(0.01)
+    finally:
+        beat.stop()
+    seen += capsys.readouterr().err
+    first = seen.splitlines()[0]
+    assert first == "lifebench: lease heartbeat failed: no such table: writer_lease"
