@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Any
+
 from lifebench.evaluation._types import BasisResult, Evaluation
 from lifebench.messages import AssistantMessage, Message, Usage, UserMessage
 from lifebench.runner import UnitOutcome, WorkUnit
+from lifebench.simulation import Episode, ScriptedUser
 from lifebench.simulation._types import Simulation, TerminationReason
 
 CONFIG = {"agent": {"model": "fake-agent", "temperature": 0.0}, "trials": 2, "max_steps": 30}
@@ -48,3 +52,34 @@ def evaluation(reward: float) -> Evaluation:
 def outcome(unit: WorkUnit, reward: float = 1.0) -> UnitOutcome:
     """A successful (graded) outcome."""
     return UnitOutcome(simulation=simulation(unit), evaluation=evaluation(reward))
+
+
+@dataclass
+class NamedTask:
+    """A task that is only its id."""
+
+    id: str
+
+
+@dataclass
+class RecordingSuite:
+    """A suite whose episodes record what they were built with: (trial, seed, options, models);
+    each episode's user says ``user for seed <seed>``."""
+
+    built: list[tuple[int, int, Any, Any]] = field(default_factory=list)
+
+    def build_episode(self, task: Any, trial: int, seed: int, options: Any, models: Any) -> Episode:
+        self.built.append((trial, seed, options, models))
+        return Episode(
+            task_id=task.id,
+            trial=trial,
+            seed=seed,
+            environment=None,  # type: ignore[arg-type]
+            agent=None,  # type: ignore[arg-type]
+            user=ScriptedUser([f"user for seed {seed}"]),
+        )
+
+    @property
+    def calls(self) -> list[tuple[int, int]]:
+        """(trial, seed) of every episode built."""
+        return [(trial, seed) for trial, seed, _, _ in self.built]

@@ -3,49 +3,23 @@ with the run's own options and models, and one trial per seed is a valid layout.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
-
 import pytest
+from runner_fakes import NamedTask, RecordingSuite
 
 from lifebench.runner import _replay
 from lifebench.runner._units import WorkUnit
-from lifebench.simulation import Episode, ScriptedUser
 from lifebench.simulation._replay import split_trial
 from lifebench.suites import make_run_options
-
-
-@dataclass
-class _Task:
-    id: str
-
-
-@dataclass
-class _Suite:
-    """Records the options and models each episode is built with."""
-
-    seen: list[tuple[int, Any, Any]] = field(default_factory=list)
-
-    def build_episode(self, task: Any, trial: int, seed: int, options: Any, models: Any) -> Episode:
-        self.seen.append((seed, options, models))
-        return Episode(
-            task_id=task.id,
-            trial=trial,
-            seed=seed,
-            environment=None,  # type: ignore[arg-type]
-            agent=None,  # type: ignore[arg-type]
-            user=ScriptedUser([f"user {seed}"]),
-        )
 
 
 def test_both_episodes_of_a_replay_get_the_runs_options_and_models() -> None:
     options = make_run_options({"trials": 2, "user_seeds": 2, "seed": 3})
     models = object()
-    suite = _Suite()
+    suite = RecordingSuite()
     unit = WorkUnit("a", 3, _replay.unit_seed(options, "a", 3))  # agent trial 1, user seed 1
-    _replay.replay_episode(suite, _Task("a"), unit, options, models)  # type: ignore[arg-type]
-    assert len(suite.seen) == 2
-    for _seed, got_options, got_models in suite.seen:
+    _replay.replay_episode(suite, NamedTask("a"), unit, options, models)  # type: ignore[arg-type]
+    assert len(suite.built) == 2
+    for _trial, _seed, got_options, got_models in suite.built:
         assert got_options is options and got_models is models
 
 

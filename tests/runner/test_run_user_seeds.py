@@ -2,24 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from runner_fakes import NamedTask, RecordingSuite
 
 from lifebench._util.hashing import derive_seed
 from lifebench.runner import _replay
 from lifebench.runner._experiment import plan_units
 from lifebench.runner._units import WorkUnit
-from lifebench.simulation import Episode, ScriptedUser
 from lifebench.simulation._replay import replay_info, replay_position, split_trial
 from lifebench.simulation._types import Simulation, TerminationReason
 from lifebench.suites import make_run_options
-
-
-@dataclass
-class _Task:
-    id: str
 
 
 def _options(trials: int, seeds: int) -> Any:
@@ -46,13 +40,13 @@ def test_replay_position() -> None:
 
 
 def test_one_user_seed_keeps_the_ordinary_units() -> None:
-    units = plan_units([_Task("a")], _options(3, 1))
+    units = plan_units([NamedTask("a")], _options(3, 1))
     assert units == [WorkUnit("a", t, derive_seed(9, "a", t)) for t in range(3)]
 
 
 def test_user_seeds_add_replays_after_the_ordinary_trials() -> None:
     options = _options(2, 3)
-    units = plan_units([_Task("a"), _Task("b")], options)
+    units = plan_units([NamedTask("a"), NamedTask("b")], options)
     assert [(u.task_id, u.trial) for u in units][:6] == [("a", t) for t in range(6)]
     assert len(units) == 12
     a = units[:6]
@@ -63,37 +57,19 @@ def test_user_seeds_add_replays_after_the_ordinary_trials() -> None:
     assert _replay.agent_seed(options, "a", 1) == derive_seed(9, "a", 1)
 
 
-@dataclass
-class _Suite:
-    """Records what it is asked to build."""
-
-    calls: list[tuple[int, int]] = field(default_factory=list)
-
-    def build_episode(self, task: Any, trial: int, seed: int, options: Any, models: Any) -> Episode:
-        self.calls.append((trial, seed))
-        return Episode(
-            task_id=task.id,
-            trial=trial,
-            seed=seed,
-            environment=None,  # type: ignore[arg-type]
-            agent=None,  # type: ignore[arg-type]
-            user=ScriptedUser([f"user for seed {seed}"]),
-        )
-
-
 def test_a_replay_has_the_agent_of_its_trial_and_the_user_of_its_seed() -> None:
     options = _options(2, 2)
-    suite = _Suite()
+    suite = RecordingSuite()
     unit = WorkUnit("a", 3, _replay.unit_seed(options, "a", 3))  # agent trial 1, user seed 1
-    episode = _replay.replay_episode(suite, _Task("a"), unit, options, None)  # type: ignore[arg-type]
+    episode = _replay.replay_episode(suite, NamedTask("a"), unit, options, None)  # type: ignore[arg-type]
     agent = derive_seed(9, "a", 1)
     assert suite.calls == [(3, agent), (3, unit.seed)]
     assert episode.seed == agent and episode.trial == 3
     assert episode.user._lines == [f"user for seed {unit.seed}"]  # type: ignore[attr-defined]
     # an ordinary trial is built once
-    suite.calls.clear()
+    suite.built.clear()
     plain = WorkUnit("a", 1, _replay.unit_seed(options, "a", 1))
-    episode = _replay.replay_episode(suite, _Task("a"), plain, options, None)  # type: ignore[arg-type]
+    episode = _replay.replay_episode(suite, NamedTask("a"), plain, options, None)  # type: ignore[arg-type]
     assert suite.calls == [(1, agent)] and episode.seed == plain.seed == agent
 
 
