@@ -215,7 +215,8 @@ def test_credential_shapes_are_masked_whatever_the_case_folding(text: str) -> No
 
 _PIECES = st.sampled_from(
     [
-        "Bearer ", "bAsIc ", "ba\u017fic ", "Authorization", "author\u0130zation", "x-api-\u212aey",
+        "Bearer ", "bAsIc ", "ba\u017fic ", "BeArEr ", "BaSiC ", "dXNlcjpwYXNz", "Authorization",
+        "author\u0130zation", "x-api-\u212aey",
         "api_key", "access-token", "client_secret", "auth_token", "?", "&", "=", ": ", '"', "\\",
         "://", "https", "@", "key", "token", "sig", "pass", "word", "dXNlcjpwYXNzd29yZA==",
         "abcdefgh12345", "/", " ", "中文", "%20", "+",
@@ -229,11 +230,9 @@ def test_looking_for_the_words_first_masks_exactly_what_every_pattern_masks(text
     """The word pre-check changes nothing: the same text as running every pattern."""
     from lifebench.models import _secrets as s
 
-    expected = text
-    if any(marker in expected for marker in s._MARKERS):
-        expected = s._BEARER.sub(s._bearer, expected)
-        expected = s._BASIC.sub(s._basic, expected)
-        expected = s._HEADER.sub(lambda m: f"{m.group(1)}{m.group(2)}{REDACTED}", expected)
-        expected = s._QUERY.sub(lambda m: f"{m.group(1)}{REDACTED}", expected)
-        expected = s._USER_INFO.sub(s._user_info, expected)
+    expected = s._BEARER.sub(s._bearer, text)
+    expected = s._BASIC.sub(s._basic, expected)
+    expected = s._HEADER.sub(lambda m: f"{m.group(1)}{m.group(2)}{REDACTED}", expected)
+    expected = s._QUERY.sub(lambda m: f"{m.group(1)}{REDACTED}", expected)
+    expected = s._USER_INFO.sub(s._user_info, expected)
     assert s.Scrubber.of()(text) == expected

@@ -16,7 +16,7 @@ import logging
 import os
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, quote, quote_plus, unquote, urlsplit, urlunsplit
 
@@ -36,7 +36,13 @@ _QUERY = re.compile(
     r"(?i)([?&](?:api[-_]?key|key|access[-_]?token|token|sig|signature|client[-_]secret|"
     r"password|auth)=)([^&\s\"'<>#\\]{8,})"
 )
-_USER_INFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)([^/\s@\"'<>\\?#]+)@")
+_USER_INFO_CHARS = r"[^/\s@\"'<>\\?#]"
+"""What the user info of a URL may hold here (up to its ``@``)."""
+_USER_INFO = re.compile(rf"(?i)\b([a-z][a-z0-9+.-]*://)({_USER_INFO_CHARS}+)@")
+_URL_AT = re.compile(rf"://{_USER_INFO_CHARS}+@")
+"""What every match of :data:`_USER_INFO` holds, found far quicker (a literal start)."""
+_B64 = "[A-Za-z0-9+/_-]"
+"""A character of base64 text, standard or URL-safe."""
 
 
 def _looks_like_token(value: str) -> bool:
@@ -105,9 +111,19 @@ class Scrubber:
     document can be scrubbed as text.
     """
 
-    forms: tuple[str, ...] = ()
-    encoded: re.Pattern[str] | None = None
-    """Any base64 text holding a known secret (masked whole)."""
+    forms: tuple[str, ...] = field(default=(), repr=False)
+    """Every form of each known secret, longest first (not in the repr: they are secrets)."""
+    cores: tuple[str, ...] = field(default=(), repr=False)
+    """The base64 texts of which any base64 text holding a known secret contains one (see
+    :func:`_base64_cores`), longest first."""
+    encoded: re.Pattern[str] | None = field(init=False, repr=False)
+    """Any base64 text holding a known secret (masked whole): a run of base64 characters
+    around one of :attr:`cores`; None when there are none."""
+
+    def __post_init__(self) -> None:
+        alternatives = "|".join(map(re.escape, self.cores))
+        encoded = re.compile(f"{_B64}*(?:{alternatives}){_B64}*=*") if self.cores else None
+        object.__setattr__(self, "encoded", encoded)
 
     @classmethod
     def of(cls, secrets: Iterable[str] = (), *, environment: bool = False) -> Scrubber:
@@ -116,26 +132,26 @@ class Scrubber:
         found = [s for s in list(secrets) + (list(environment_secrets()) if environment else [])]
         found = [s for s in found if s and len(s) >= MIN_SECRET and s != "EMPTY"]
         forms = {form for secret in found for form in secret_forms(secret)}
-        cores = sorted({c for secret in found for c in _base64_cores(secret)}, key=len)[::-1]
-        encoded = (
-            re.compile(f"[A-Za-z0-9+/_-]*(?:{'|'.join(map(re.escape, cores))})[A-Za-z0-9+/_-]*=*")
-            if cores
-            else None
+        cores = {c for secret in found for c in _base64_cores(secret)}
+        return cls(
+            tuple(sorted(forms, key=lambda f: (-len(f), f))),
+            tuple(sorted(cores, key=lambda c: (-len(c), c))),
         )
-        return cls(tuple(sorted(forms, key=lambda f: (-len(f), f))), encoded)
 
     def __call__(self, text: str) -> str:
         """``text`` with every credential masked."""
         for form in self.forms:
             if form in text:
                 text = text.replace(form, REDACTED)
-        if self.encoded is not None:
+        if self.encoded is not None and any(core in text for core in self.cores):
+            # (every match of the pattern holds a core: a text without one has nothing to mask,
+            # and the pattern, which tries a run of base64 characters at every position, is
+            # the slowest part of scrubbing by far)
             text = self.encoded.sub(REDACTED, text)
-        if not any(marker in text for marker in _MARKERS):
-            return text
         # Each pattern runs only where the words it needs occur (a plain substring search of
-        # the text folded as the patterns' case-insensitive matching folds it): masking only
-        # ever replaces text by "***", so no later pattern can gain a word it lacked before.
+        # the text folded as the patterns' case-insensitive matching folds it, in any mix of
+        # cases): masking only ever replaces text by "***", so no later pattern can gain a
+        # word it lacked before.
         folded = text.isascii() or not any(c in text for c in _FOLDED)
         low = (text if folded else text.translate(_FOLD)).lower()
         if "bearer" in low:
@@ -144,9 +160,9 @@ class Scrubber:
             text = _BASIC.sub(_basic, text)
         if any(word in low for word in _HEADER_WORDS):
             text = _HEADER.sub(lambda m: f"{m.group(1)}{m.group(2)}{REDACTED}", text)
-        if any(word in low for word in _QUERY_WORDS):
+        if "=" in text and any(word in low for word in _QUERY_WORDS):
             text = _QUERY.sub(lambda m: f"{m.group(1)}{REDACTED}", text)
-        if "://" in text and "@" in text:
+        if _URL_AT.search(text):
             text = _USER_INFO.sub(_user_info, text)
         return text
 
@@ -155,7 +171,6 @@ class Scrubber:
         return None if text is None else self(text)
 
 
-_MARKERS = ("earer", "asic", "ASIC", "EARER", "=", ":", "@")
 _FOLD = str.maketrans({"\u212a": "k", "\u0130": "i", "\u0131": "i", "\u017f": "s"})
 """The characters other than A-Z that case-insensitive ``re`` matches to an ASCII letter (the
 Kelvin sign, dotted and dotless i, long s): folded before the words below are looked for."""
@@ -166,7 +181,7 @@ _HEADER_WORDS = (
 )  # fmt: skip
 """One of them occurs in any text :data:`_HEADER` matches (lower case)."""
 _QUERY_WORDS = ("key=", "token=", "sig=", "signature=", "secret=", "password=", "auth=")
-"""One of them occurs in any text :data:`_QUERY` matches (lower case)."""
+"""One of them occurs in any text :data:`_QUERY` matches (lower case); each holds ``=``."""
 
 
 def _user_info(match: re.Match[str]) -> str:
