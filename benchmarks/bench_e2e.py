@@ -523,30 +523,62 @@ def print_table(results: Sequence[Result]) -> None:
         )
 
 
-PROFILE_AREAS: tuple[tuple[str, tuple[str, ...]], ...] = (
+PHASES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("start-up (imports, tasks, store open)", ("_find_and_load", "build_experiment")),
     ("end-of-run report", ("finish_report",)),
-    ("grading", ("evaluate (lifebench/runner/_experiment.py",)),
-    ("model requests (build, send, parse, cache, record)", ("RoleModel.generate",)),
-    ("tools", ("ToolSet.run", "ToolSet.execute")),
-    ("store writes", ("_Recorder.finished",)),
-    ("building episodes", ("build_episode",)),
-    ("packing outcomes", ("PackedOutcome.of",)),
-    ("episode loop (rest)", ("run_episode",)),
-    ("start-up (imports, tasks, store)", ("_find_and_load", "build_experiment")),
-    ("event loop, aiohttp, sockets (rest)", ("BaseEventLoop._run_once",)),
 )
-"""Areas of the harness by a frame their samples pass through (the first that matches wins)."""
+"""Phases of the run: a sample whose stack passes through one of these frames is counted there."""
+
+SUBSYSTEMS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("store: secret scrubbing", ("Scrubber.__call__",)),
+    ("store: SQLite writes and the rest", ("_Recorder.finished", "RunStore.", "runner/_store.py")),
+    ("model cache (lookup, write)", ("ModelCache.", "models/_cache.py")),
+    ("call recording (recipes, blobs)", ("CallRecorder.", "models/_record.py")),
+    ("request bodies (JSON pieces, cache keys)", ("models/_wire.py",)),
+    ("response parsing and validation", ("parse_completion", "models/_convert.py")),
+    (
+        "HTTP client (aiohttp, our transport)",
+        ("aiohttp/", "models/_http.py", "multidict/", "yarl/"),
+    ),
+    ("model layer (rest: retries, limits, health)", ("lifebench/models/", "RoleModel.generate")),
+    ("product search ranking", ("vita/domains/_match.py",)),
+    ("tools and the environment", ("ToolSet.", "lifebench/vita/domains/", "lifebench/tools/")),
+    (
+        "grading (judge prompts, verdicts, rules)",
+        ("lifebench/vita/grading/", "lifebench/evaluation/", "evaluate (lifebench/runner/_exp"),
+    ),
+    ("packing outcomes", ("PackedOutcome.of",)),
+    ("simulation loop and episodes (rest)", ("lifebench/simulation/", "build_episode")),
+    ("scheduler, experiment (rest)", ("lifebench/runner/",)),
+)
+"""Subsystems by a frame of theirs: the frame nearest the sample's leaf that names one wins (so
+the HTTP request of a judge counts as HTTP, not as grading)."""
+
+
+def area_of(stack: str) -> str:
+    """The phase or subsystem a py-spy stack (frames joined by ``;``, root first) counts in."""
+    phase = next((a for a, keys in PHASES if any(k in stack for k in keys)), None)
+    if phase is not None:
+        return phase
+    for frame in reversed(stack.split(";")):
+        area = next((a for a, keys in SUBSYSTEMS if any(k in frame for k in keys)), None)
+        if area is not None:
+            return area
+    if "concurrent/futures/thread.py" in stack:
+        return "worker threads (executor: cache writes)"
+    if "asyncio/" in stack or "selectors.py" in stack:
+        return "asyncio itself (event loop, selectors, tasks)"
+    return "other"
 
 
 def area_shares(path: Path) -> list[tuple[str, float]]:
-    """The share of a py-spy raw file's samples per :data:`PROFILE_AREAS` area (and "other")."""
+    """The share of a py-spy raw file's samples per area (:func:`area_of`); they sum to 1."""
     counts: Counter[str] = Counter()
     for line in path.read_text().splitlines():
         stack, _, count_text = line.rpartition(" ")
         if not stack or not count_text.isdigit():
             continue
-        area = next((a for a, keys in PROFILE_AREAS if any(k in stack for k in keys)), "other")
-        counts[area] += int(count_text)
+        counts[area_of(stack)] += int(count_text)
     total = sum(counts.values()) or 1
     return [(area, count / total) for area, count in counts.most_common()]
 
