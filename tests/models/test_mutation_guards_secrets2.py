@@ -95,6 +95,18 @@ def test_a_text_without_a_core_keeps_its_base64_and_one_with_a_core_loses_it() -
         assert scrubber(f"[{core}]") == f"[{REDACTED}]"
 
 
+def test_a_text_holding_every_core_loses_each_base64_text() -> None:
+    """The pre-check asks whether any core occurs, not whether one is missing: a text with the
+    secret's base64 at every alignment (so every core in it) is masked too."""
+    scrubber = Scrubber.of(["abcdefgh12"])
+    texts = [
+        base64.b64encode(prefix + b"abcdefgh12 tail").decode() for prefix in (b"", b"a", b"ab")
+    ]
+    joined = " | ".join(texts)
+    assert all(any(core in t for t in texts) for core in scrubber.cores)
+    assert scrubber(joined) == " | ".join([REDACTED] * 3)
+
+
 def test_the_base64_pattern_is_built_from_the_cores() -> None:
     scrubber = Scrubber.of(["abcdefgh12"])
     assert scrubber.encoded is not None
