@@ -1,0 +1,378 @@
+"""``lifebench eval`` (runner/_regrade.py) pinned by its effects: what a re-grade counts and
+logs, which stored simulations it grades and with which calls, how many gradings run at once,
+what it reports to the progress display, the options it grades with, and its input errors.
+In process, with scripted models on the bundled demo tasks (English and Chinese)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lifebench.errors import InputError, LifebenchError
+from lifebench.messages import AssistantMessage, Message, ToolCall
+from lifebench.models import ModelFactory, ScriptedModel
+from lifebench.runner import Progress, RunStore
+from lifebench.runner import _regrade as regrade_module
+from lifebench.runner._experiment import run_experiment
+from lifebench.runner._regrade import (
+    RegradeSummary,
+    needs_grading,
+    regrade,
+    regrade_options,
+)
+from lifebench.suites import make_run_options
+from lifebench.testing import MockOpenAIServer
+from lifebench.testing.mock_openai import MockServerThread, completion_response
+from lifebench.vita.options import VitaOptions
+
+
+def _agent(messages: Sequence[Message], tools: Any) -> AssistantMessage:
+    if not any(m.role == "tool" for m in messages):
+        return AssistantMessage(
+            content="",
+            tool_calls=[ToolCall(id="c1", name="get_user_all_orders", arguments="{}")],
+        )
+    return AssistantMessage(content="Here are your orders. ###STOP###")
+
+
+def _judge(messages: Sequence[Message], tools: Any) -> str:
+    block = re.search(r"<current_rubrics>\n(.*)\n</current_rubrics>", messages[-1].content, re.S)
+    keys = list(json.loads(block.group(1))) if block else []
+    return json.dumps(
+        [{"rubric_key": k, "meetExpectation": True, "justification": "[2]"} for k in keys]
+    )
+
+
+class _Judge:
+    """A judge that answers, or (``broken``) answers nothing a grader can use; counts calls."""
+
+    def __init__(self, broken: bool = False) -> None:
+        self.broken = broken
+        self.calls = 0
+
+    def __call__(self, messages: Sequence[Message], tools: Any) -> str:
+        self.calls += 1
+        return "I cannot rate this." if self.broken else _judge(messages, tools)
+
+
+class _Factory(ModelFactory):
+    """A factory that counts its closings."""
+
+    def __init__(self, judge: _Judge) -> None:
+        super().__init__()
+        self.closed = 0
+        self.register("agent", ScriptedModel([_agent], repeat_last=True, name="agent"))
+        self.register("user", ScriptedModel(["Show my orders."], repeat_last=True, name="user"))
+        self.register("judge", ScriptedModel([judge], repeat_last=True, name="judge"))
+
+    async def aclose(self) -> None:
+        self.closed += 1
+        await super().aclose()
+
+
+def _run(out: Path, *, language: str = "en", tasks: int = 3, **extra: Any) -> None:
+    options = make_run_options(
+        {
+            "task_set": "demo",
+            "language": language,
+            "num_tasks": tasks,
+            "agent_model": "agent",
+            "user_model": "user",
+            "judge_model": "judge",
+            "evaluator": "both",
+            "out": str(out),
+            "concurrency": 2,
+            "quiet": True,
+            "cache": False,
+            **extra,
+        }
+    )
+    asyncio.run(run_experiment(options, models=_Factory(_Judge()), progress=Progress(quiet=True)))
+
+
+def _gradings(out: Path) -> list[tuple[Any, ...]]:
+    db = sqlite3.connect(out / "run.sqlite")
+    try:
+        return db.execute(
+            "SELECT source, to_grade, graded, errors, finished_at IS NOT NULL FROM gradings "
+            "ORDER BY id"
+        ).fetchall()
+    finally:
+        db.close()
+
+
+def _set_status(out: Path, task_id: str, status: str) -> None:
+    db = sqlite3.connect(out / "run.sqlite")
+    try:
+        with db:
+            db.execute("UPDATE units SET status = ? WHERE task_id = ?", (status, task_id))
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_the_summary_counts_graded_failed_and_skipped_and_the_log_agrees(
+    tmp_path: Path, language: str
+) -> None:
+    out = tmp_path / "run"
+    _run(out, language=language)
+    with RunStore.read(out) as store:
+        ids = sorted({r.task_id for r in store.results()})
+    assert len(ids) == 3
+    _set_status(out, ids[1], "infra_error")  # not a completed simulation: skipped
+    good = _Factory(_Judge())
+    summary = asyncio.run(regrade(out, {"evaluator": "rubric"}, models=good, concurrency=1))
+    assert summary == RegradeSummary(graded=2, errors=0, skipped=1, no_judge=False)
+    assert good.closed == 1
+    broken_judge = _Judge(broken=True)
+    bad = _Factory(broken_judge)
+    summary = asyncio.run(regrade(out, {"evaluator": "rubric"}, models=bad, concurrency=2))
+    assert summary == RegradeSummary(graded=2, errors=2, skipped=1, no_judge=False)
+    assert broken_judge.calls >= 2 and bad.closed == 1
+    with RunStore.read(out) as store:
+        records = {r.task_id: r for r in store.results()}
+    # the skipped unit kept its evaluation of the run; the two graded ones failed now
+    assert records[ids[1]].evaluation is not None and records[ids[1]].evaluation.error is None
+    assert all(records[t].evaluation.error for t in (ids[0], ids[2]))  # type: ignore[union-attr]
+    log = _gradings(out)
+    assert log[-2:] == [("eval", 2, 2, 0, 1), ("eval", 2, 2, 2, 1)]
+
+
+def test_only_done_units_with_a_simulation_are_graded(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    _run(out, tasks=2)
+    with RunStore.read(out) as store:
+        ids = sorted({r.task_id for r in store.results()})
+    _set_status(out, ids[0], "pending")
+    judge = _Judge()
+    summary = asyncio.run(regrade(out, {"evaluator": "rubric"}, models=_Factory(judge)))
+    assert (summary.graded, summary.skipped) == (1, 1)
+    assert judge.calls == 1  # one window for the one graded unit
+
+
+def test_gradings_run_at_most_concurrency_at_once_and_progress_counts_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "run"
+    _run(out, tasks=4)
+    original = regrade_module.evaluate
+    state = {"now": 0, "most": 0}
+
+    async def evaluate(*args: Any, **kwargs: Any) -> Any:
+        state["now"] += 1
+        state["most"] = max(state["most"], state["now"])
+        await asyncio.sleep(0)  # let every other grading start if it may
+        await asyncio.sleep(0)
+        try:
+            return await original(*args, **kwargs)
+        finally:
+            state["now"] -= 1
+
+    monkeypatch.setattr(regrade_module, "evaluate", evaluate)
+    for limit in (1, 2, 3):
+        state["most"] = 0
+        progress = Progress(quiet=True)
+        summary = asyncio.run(
+            regrade(
+                out,
+                {"evaluator": "rubric"},
+                models=_Factory(_Judge(broken=limit == 3)),
+                concurrency=limit,
+                progress=progress,
+            )
+        )
+        assert state["most"] == limit
+        counts = progress.counts
+        assert (counts.total, counts.finished, counts.running) == (4, 4, 0)
+        assert counts.failed == summary.errors == (4 if limit == 3 else 0)
+
+
+class _MockJudge:
+    """The judge behind a loopback server: answers the rubric windows, or (``broken``) not."""
+
+    def __init__(self) -> None:
+        self.broken = True
+
+    def __call__(self, body: dict[str, Any]) -> dict[str, Any]:
+        if self.broken:
+            return completion_response("I cannot rate this.")
+        text = str(body["messages"][-1]["content"])
+        block = re.search(r"<current_rubrics>\n(.*)\n</current_rubrics>", text, re.S)
+        keys = list(json.loads(block.group(1))) if block else []
+        verdicts = [
+            {"rubric_key": k, "meetExpectation": True, "justification": "[2]"} for k in keys
+        ]
+        return completion_response(json.dumps(verdicts))
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_failed_grading_is_graded_again_by_fresh_calls_not_its_cached_answer(
+    tmp_path: Path, language: str
+) -> None:
+    """The run's cache holds the judge's unusable answers; ``eval`` grades those units with
+    new calls (the cache answers nothing for them) and stores the new answers in place of the
+    failed ones, so the next identical ``eval`` makes no call."""
+    judge = _MockJudge()
+    with MockServerThread(MockOpenAIServer(responder=judge)) as server:
+        models = tmp_path / "models.json"
+        entry = {"model": "j", "base_url": server.base_url, "api_key_env": None}
+        models.write_text(
+            json.dumps({"models": {"judge": {**entry, "retry": {"max_attempts": 1}}}})
+        )
+        out = tmp_path / "run"
+        options = make_run_options(
+            {
+                "task_set": "demo",
+                "language": language,
+                "num_tasks": 2,
+                "agent": "oracle",
+                "evaluator": "rubric",
+                "judge_model": "judge",
+                "models_file": str(models),
+                "out": str(out),
+                "quiet": True,
+            }
+        )
+        asyncio.run(run_experiment(options, progress=Progress(quiet=True)))
+        with RunStore.read(out) as store:
+            assert all(needs_grading(r) for r in store.results())
+        first = server.count
+        assert first >= 2
+        judge.broken = False
+        summary = asyncio.run(regrade(out, {}, models_file=str(models)))
+        assert (summary.graded, summary.errors) == (2, 0)
+        asked = server.count - first
+        assert asked >= 2  # every window asked again, none answered from the cache
+        with RunStore.read(out) as store:
+            assert not any(needs_grading(r) for r in store.results())
+        judge.broken = True  # an identical eval is answered from the cache: no call
+        again = asyncio.run(regrade(out, {}, models_file=str(models)))
+        assert (again.graded, again.errors) == (2, 0)
+        assert server.count - first == asked
+
+
+def test_needs_grading_is_a_missing_or_failed_evaluation(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    _run(out, tasks=1)
+    with RunStore.read(out) as store:
+        (record,) = store.results()
+    assert record.evaluation is not None and not needs_grading(record)
+    assert needs_grading(record.model_copy(update={"evaluation": None}))
+    failed = record.evaluation.model_copy(update={"error": ""})
+    assert needs_grading(record.model_copy(update={"evaluation": failed}))
+
+
+def test_a_store_without_task_data_names_five_missing_tasks_and_the_run(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    _run(out, tasks=6)
+    with RunStore.read(out) as store:
+        ids = sorted({r.task_id for r in store.results()})
+    assert len(ids) == 6
+    db = sqlite3.connect(out / "run.sqlite")
+    try:
+        with db:
+            db.execute("DELETE FROM task_data")
+    finally:
+        db.close()
+    with pytest.raises(InputError) as info:
+        asyncio.run(regrade(out, {"evaluator": "rubric"}, models=_Factory(_Judge())))
+    text = str(info.value)
+    assert ", ".join(ids[:5]) in text and ids[5] not in text
+    assert "re-run it to re-grade" in text and str(out) in text
+    # the store was closed: it opens again for writing
+    with RunStore.read(out, write=True) as store:
+        assert len(store.results()) == 6
+
+
+@pytest.mark.parametrize("gradings", [0, -1])
+def test_rejudge_below_one_is_refused_naming_the_flag(tmp_path: Path, gradings: int) -> None:
+    out = tmp_path / "run"
+    _run(out, tasks=1)
+    with pytest.raises(InputError) as info:
+        asyncio.run(
+            regrade(out, {"evaluator": "rubric"}, models=_Factory(_Judge()), rejudge=gradings)
+        )
+    assert f"--rejudge must be at least 1, got {gradings}" in str(info.value)
+    assert info.value.field == "--rejudge"  # type: ignore[attr-defined]
+
+
+def test_rejudge_makes_extra_gradings_only_where_a_judge_grades(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    _run(out, tasks=2)
+    judge = _Judge()
+    summary = asyncio.run(
+        regrade(out, {"evaluator": "rubric"}, models=_Factory(judge), rejudge=3, concurrency=1)
+    )
+    assert summary.no_judge is False and summary.graded == 2
+    assert judge.calls == 2 * 3  # one window per unit, three gradings each
+    state_only = asyncio.run(
+        regrade(out, {"evaluator": "state"}, models=_Factory(_Judge()), rejudge=3)
+    )
+    assert state_only.no_judge is True
+    one = asyncio.run(regrade(out, {"evaluator": "state"}, models=_Factory(_Judge()), rejudge=1))
+    assert one.no_judge is False
+
+
+def test_a_trajectory_too_deep_to_grade_names_its_unit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "run"
+    _run(out, tasks=1)
+    with RunStore.read(out) as store:
+        (record,) = store.results()
+
+    async def too_deep(*args: Any, **kwargs: Any) -> Any:
+        raise RecursionError
+
+    monkeypatch.setattr(regrade_module, "evaluate", too_deep)
+    with pytest.raises(LifebenchError) as info:
+        asyncio.run(regrade(out, {"evaluator": "rubric"}, models=_Factory(_Judge())))
+    assert f"unit {record.task_id}#{record.trial}: its trajectory is nested too deeply" in str(
+        info.value
+    )
+
+
+# ---------------------------------------------------------------- regrade_options
+
+
+def test_options_of_a_store_without_a_suite_are_vitabench(tmp_path: Path) -> None:
+    options = regrade_options({"agent": "oracle"}, {}, tmp_path)
+    assert options.suite == "vita" and options.out == str(tmp_path)
+
+
+def test_stored_suite_options_are_kept_and_old_top_level_ones_join_them(tmp_path: Path) -> None:
+    stored = {
+        "suite": "vita",
+        "evaluator": "state",
+        "suite_options": {"window": 6},
+        "overlap": 2,  # an older store kept a suite option at the top level
+        "concurrency": 5,  # a core option stays a core option
+    }
+    options = regrade_options(stored, {"concurrency": None, "agent_model": None}, tmp_path)
+    vita = options.options_for(VitaOptions)
+    assert (vita.window, vita.overlap) == (6, 2)
+    assert options.concurrency == 5 and options.evaluator == "state"
+    assert "concurrency" not in vita.model_dump()
+    changed = regrade_options(stored, {"concurrency": 7, "suite_options": {"window": 9}}, tmp_path)
+    assert changed.concurrency == 7
+    assert (changed.options_for(VitaOptions).window, changed.options_for(VitaOptions).overlap) == (
+        9,
+        2,
+    )
+
+
+def test_a_new_judge_keeps_a_named_evaluator(tmp_path: Path) -> None:
+    stored = {"suite": "vita", "evaluator": "state"}
+    named = regrade_options(stored, {"judge_model": "j", "evaluator": "rubric"}, tmp_path)
+    assert named.evaluator == "rubric" and named.judge_model == "j"
+    unnamed = regrade_options(stored, {"judge_model": "j", "evaluator": None}, tmp_path)
+    assert unnamed.evaluator == "both"
+    without = regrade_options(stored, {"judge_model": None}, tmp_path)
+    assert without.evaluator == "state"
