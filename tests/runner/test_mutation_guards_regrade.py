@@ -20,7 +20,7 @@ from lifebench.messages import AssistantMessage, Message, ToolCall
 from lifebench.models import ModelFactory, ScriptedModel
 from lifebench.runner import Progress, RunStore
 from lifebench.runner import _regrade as regrade_module
-from lifebench.runner._experiment import run_experiment
+from lifebench.runner._experiment import CACHE_FILENAME, run_experiment
 from lifebench.runner._regrade import (
     RegradeSummary,
     needs_grading,
@@ -212,13 +212,19 @@ class _MockJudge:
         return completion_response(json.dumps(verdicts))
 
 
-@pytest.mark.parametrize("language", ["en", "zh"])
+@pytest.mark.parametrize(
+    ("language", "named", "cache"),
+    [("en", True, True), ("zh", False, True), ("en", False, False)],
+    ids=["en-models-file-cache", "zh-spec-cache", "en-spec-no-cache"],
+)
 def test_a_failed_grading_is_graded_again_by_fresh_calls_not_its_cached_answer(
-    tmp_path: Path, language: str
+    tmp_path: Path, language: str, named: bool, cache: bool
 ) -> None:
     """The run's cache holds the judge's unusable answers; ``eval`` grades those units with
     new calls (the cache answers nothing for them) and stores the new answers in place of the
-    failed ones, so the next identical ``eval`` makes no call."""
+    failed ones, so the next identical ``eval`` makes no call. The judge is a models-file
+    entry or a ``MODEL@URL`` spec; without a cache every ``eval`` asks again and no cache file
+    is made."""
     judge = _MockJudge()
     with MockServerThread(MockOpenAIServer(responder=judge)) as server:
         models = tmp_path / "models.json"
@@ -226,6 +232,7 @@ def test_a_failed_grading_is_graded_again_by_fresh_calls_not_its_cached_answer(
         models.write_text(
             json.dumps({"models": {"judge": {**entry, "retry": {"max_attempts": 1}}}})
         )
+        models_file = str(models) if named else None
         out = tmp_path / "run"
         options = make_run_options(
             {
@@ -234,10 +241,11 @@ def test_a_failed_grading_is_graded_again_by_fresh_calls_not_its_cached_answer(
                 "num_tasks": 2,
                 "agent": "oracle",
                 "evaluator": "rubric",
-                "judge_model": "judge",
-                "models_file": str(models),
+                "judge_model": "judge" if named else f"j@{server.base_url}",
+                "models_file": models_file,
                 "out": str(out),
                 "quiet": True,
+                "cache": False,  # the run's own calls are not what is checked
             }
         )
         asyncio.run(run_experiment(options, progress=Progress(quiet=True)))
@@ -246,16 +254,19 @@ def test_a_failed_grading_is_graded_again_by_fresh_calls_not_its_cached_answer(
         first = server.count
         assert first >= 2
         judge.broken = False
-        summary = asyncio.run(regrade(out, {}, models_file=str(models)))
+        overrides: dict[str, Any] = {} if cache else {"cache": False}  # eval's own choice
+        summary = asyncio.run(regrade(out, overrides, models_file=models_file))
         assert (summary.graded, summary.errors) == (2, 0)
         asked = server.count - first
         assert asked >= 2  # every window asked again, none answered from the cache
         with RunStore.read(out) as store:
             assert not any(needs_grading(r) for r in store.results())
-        judge.broken = True  # an identical eval is answered from the cache: no call
-        again = asyncio.run(regrade(out, {}, models_file=str(models)))
+        if cache:
+            judge.broken = True  # an identical eval is answered from the cache: no call
+        again = asyncio.run(regrade(out, overrides, models_file=models_file))
         assert (again.graded, again.errors) == (2, 0)
-        assert server.count - first == asked
+        assert server.count - first == (asked if cache else 2 * asked)
+        assert (out / CACHE_FILENAME).exists() is cache
 
 
 def test_needs_grading_is_a_missing_or_failed_evaluation(tmp_path: Path) -> None:
@@ -334,8 +345,10 @@ def test_a_trajectory_too_deep_to_grade_names_its_unit(
     monkeypatch.setattr(regrade_module, "evaluate", too_deep)
     with pytest.raises(LifebenchError) as info:
         asyncio.run(regrade(out, {"evaluator": "rubric"}, models=_Factory(_Judge())))
-    assert f"unit {record.task_id}#{record.trial}: its trajectory is nested too deeply" in str(
-        info.value
+    assert str(info.value) == (
+        f"unit {record.task_id}#{record.trial}: its trajectory is nested too deeply to grade "
+        "(hundreds of levels of JSON, e.g. in a tool call's arguments); re-run that unit "
+        "(lifebench run) before grading"
     )
 
 
