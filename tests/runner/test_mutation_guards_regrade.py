@@ -323,6 +323,12 @@ def test_rejudge_makes_extra_gradings_only_where_a_judge_grades(tmp_path: Path) 
     )
     assert summary.no_judge is False and summary.graded == 2
     assert judge.calls == 2 * 3  # one window per unit, three gradings each
+    # the same grading again: the stored extra gradings are kept, only the ordinary one is made
+    again = _Judge()
+    asyncio.run(
+        regrade(out, {"evaluator": "rubric"}, models=_Factory(again), rejudge=3, concurrency=1)
+    )
+    assert again.calls == 2
     state_only = asyncio.run(
         regrade(out, {"evaluator": "state"}, models=_Factory(_Judge()), rejudge=3)
     )
