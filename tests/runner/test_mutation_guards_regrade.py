@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from lifebench.errors import InputError, LifebenchError
+from lifebench.evaluation._rejudge import replicate_count
 from lifebench.messages import AssistantMessage, Message, ToolCall
 from lifebench.models import ModelFactory, ScriptedModel
 from lifebench.runner import Progress, RunStore
@@ -296,7 +297,11 @@ def test_a_store_without_task_data_names_five_missing_tasks_and_the_run(tmp_path
         asyncio.run(regrade(out, {"evaluator": "rubric"}, models=_Factory(_Judge())))
     text = str(info.value)
     assert ", ".join(ids[:5]) in text and ids[5] not in text
-    assert "re-run it to re-grade" in text and str(out) in text
+    assert (
+        f"the run store holds no task data for {', '.join(ids[:5])}; it was created by an "
+        "older lifebench — re-run it to re-grade"
+    ) in text
+    assert str(out) in text and "XX" not in text
     # the store was closed: it opens again for writing
     with RunStore.read(out, write=True) as store:
         assert len(store.results()) == 6
@@ -329,10 +334,24 @@ def test_rejudge_makes_extra_gradings_only_where_a_judge_grades(tmp_path: Path) 
         regrade(out, {"evaluator": "rubric"}, models=_Factory(again), rejudge=3, concurrency=1)
     )
     assert again.calls == 2
+    two = _Judge()
+    asyncio.run(regrade(out, {"evaluator": "rubric"}, models=_Factory(two), rejudge=2))
+    assert two.calls == 2  # the first of the stored extra gradings is kept
+    with RunStore.read(out) as store:
+        assert {replicate_count(r.evaluation) for r in store.results() if r.evaluation} == {1}
     state_only = asyncio.run(
         regrade(out, {"evaluator": "state"}, models=_Factory(_Judge()), rejudge=3)
     )
     assert state_only.no_judge is True
+    with RunStore.read(out) as store:  # no extra grading of a deterministic grader is stored
+        assert {replicate_count(r.evaluation) for r in store.results() if r.evaluation} == {0}
+    assert asyncio.run(
+        regrade(out, {"evaluator": "state"}, models=_Factory(_Judge()), rejudge=2)
+    ).no_judge
+    # the models given are the extra gradings' models too: closed once
+    given = _Factory(_Judge())
+    asyncio.run(regrade(out, {"evaluator": "rubric"}, models=given, rejudge=3))
+    assert given.closed == 1
     one = asyncio.run(regrade(out, {"evaluator": "state"}, models=_Factory(_Judge()), rejudge=1))
     assert one.no_judge is False
 
@@ -364,6 +383,8 @@ def test_a_trajectory_too_deep_to_grade_names_its_unit(
 def test_options_of_a_store_without_a_suite_are_vitabench(tmp_path: Path) -> None:
     options = regrade_options({"agent": "oracle"}, {}, tmp_path)
     assert options.suite == "vita" and options.out == str(tmp_path)
+    for suite in ("travel", "flow"):
+        assert regrade_options({"suite": suite}, {}, tmp_path).suite == suite
 
 
 def test_stored_suite_options_are_kept_and_old_top_level_ones_join_them(tmp_path: Path) -> None:
@@ -395,3 +416,147 @@ def test_a_new_judge_keeps_a_named_evaluator(tmp_path: Path) -> None:
     assert unnamed.evaluator == "both"
     without = regrade_options(stored, {"judge_model": None}, tmp_path)
     assert without.evaluator == "state"
+
+
+def _cache_rows(out: Path) -> int:
+    db = sqlite3.connect(out / CACHE_FILENAME)
+    try:
+        return int(db.execute("SELECT count(*) FROM model_calls").fetchone()[0])
+    finally:
+        db.close()
+
+
+def _mock_run(
+    tmp_path: Path, server: MockOpenAIServer, named: bool, evaluator: str
+) -> tuple[Path, str | None]:
+    models = tmp_path / "models.json"
+    entry = {"model": "j", "base_url": server.base_url, "api_key_env": None}
+    models.write_text(json.dumps({"models": {"judge": {**entry, "retry": {"max_attempts": 1}}}}))
+    models_file = str(models) if named else None
+    out = tmp_path / "run"
+    options = make_run_options(
+        {
+            "task_set": "demo",
+            "num_tasks": 2,
+            "agent": "oracle",
+            "evaluator": evaluator,
+            "judge_model": "judge" if named else f"j@{server.base_url}",
+            "models_file": models_file,
+            "out": str(out),
+            "quiet": True,
+            "concurrency": 1,
+        }
+    )
+    asyncio.run(run_experiment(options, progress=Progress(quiet=True)))
+    return out, models_file
+
+
+@pytest.mark.parametrize("named", [True, False], ids=["models-file", "spec"])
+def test_extra_gradings_are_asked_and_recorded_in_the_cache_never_answered(
+    tmp_path: Path, named: bool
+) -> None:
+    judge = _MockJudge()
+    judge.broken = False
+    with MockServerThread(MockOpenAIServer(responder=judge)) as server:
+        out, models_file = _mock_run(tmp_path, server, named, "rubric")
+        windows = server.count  # the ordinary grading's judge calls (one per window)
+        assert windows >= 2 and _cache_rows(out) == windows
+        summary = asyncio.run(regrade(out, {}, models_file=models_file, rejudge=3))
+        assert (summary.graded, summary.errors) == (2, 0)
+        # the ordinary grading from the cache, the 2 extra gradings of each unit asked
+        assert server.count - windows == 2 * windows
+        assert _cache_rows(out) == windows + 2 * windows
+        with RunStore.read(out) as store:
+            assert [replicate_count(r.evaluation) for r in store.results() if r.evaluation] == [
+                2,
+                2,
+            ]
+        # again: the extra gradings are kept, nothing is asked
+        asyncio.run(regrade(out, {}, models_file=models_file, rejudge=3))
+        assert server.count - windows == 2 * windows
+        # without a cache nothing is recorded and no cache file is written
+        (out / CACHE_FILENAME).unlink()
+        asyncio.run(regrade(out, {"cache": False}, models_file=models_file, rejudge=4))
+        assert not (out / CACHE_FILENAME).exists()
+
+
+class _SeedJudge(_MockJudge):
+    """Fails the requests of the units whose seeds are in ``bad``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.broken = False
+        self.bad: set[int] = set()
+
+    def __call__(self, body: dict[str, Any]) -> dict[str, Any]:
+        if body.get("seed") in self.bad:
+            return completion_response("I cannot rate this.")
+        return super().__call__(body)
+
+
+def test_errors_of_both_groups_add_up_and_every_unit_is_shown_and_recorded(
+    tmp_path: Path,
+) -> None:
+    """A re-grade grades the units graded before and, with fresh calls, those whose grading
+    failed: its error count is the sum of both; the progress display and the recorded calls
+    cover both groups (and nothing is recorded when recording is off)."""
+    judge = _SeedJudge()
+    with MockServerThread(MockOpenAIServer(responder=judge)) as server:
+        out, models_file = _mock_run(tmp_path, server, False, "rubric")
+        with RunStore.read(out) as store:
+            first, second = store.results()
+        judge.bad = {first.seed}
+        one = asyncio.run(regrade(out, {"cache": False}, models_file=models_file))
+        assert (one.graded, one.errors) == (2, 1)
+        with RunStore.read(out) as store:
+            assert [needs_grading(r) for r in store.results()] == [True, False]
+            recorded = _judge_calls(store)
+        # both units' judge calls of this re-grade were recorded
+        assert all(sources and set(sources) == {"regrade"} for sources, _ in recorded.values())
+        judge.bad = {first.seed, second.seed}
+        progress = Progress(quiet=True)
+        both = asyncio.run(
+            regrade(
+                out,
+                {"cache": False},
+                models_file=models_file,
+                progress=progress,
+                record_requests=False,
+            )
+        )
+        assert (both.graded, both.errors) == (2, 2)
+        counts = progress.counts  # one display for both groups
+        assert (counts.total, counts.finished, counts.failed) == (2, 2, 2)
+        with RunStore.read(out) as store:
+            assert _judge_calls(store) == recorded  # recording off: nothing replaced
+
+
+def _judge_calls(store: RunStore) -> dict[str, tuple[list[str], list[int]]]:
+    calls = {}
+    for r in store.results():
+        judged = [c for c in store.transcript(r.task_id, r.trial).calls if c.call.role == "judge"]
+        calls[r.task_id] = ([c.source for c in judged], [c.log_id for c in judged])
+    return calls
+
+
+def test_bases_not_graded_again_are_kept(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    _run(out, tasks=2)
+    asyncio.run(regrade(out, {"evaluator": "rubric"}, models=_Factory(_Judge())))
+    with RunStore.read(out) as store:
+        for record in store.results():
+            assert record.evaluation is not None
+            assert set(record.evaluation.by_basis) == {"state", "rubric"}
+
+
+def test_the_grading_log_names_the_judge_model_it_resolved(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    _run(out, tasks=1)
+    asyncio.run(regrade(out, {"evaluator": "rubric"}, models=_Factory(_Judge())))
+    db = sqlite3.connect(out / "run.sqlite")
+    try:
+        (raw,) = db.execute("SELECT provenance_json FROM gradings ORDER BY id DESC").fetchone()
+    finally:
+        db.close()
+    judge = json.loads(raw)["models"]["judge"]
+    assert (judge["spec"], judge["model"]) == ("judge", "judge")

@@ -80,14 +80,14 @@ async def grade_records(
     """Grade the stored simulations of ``records`` again and store each new evaluation (the
     bases of the earlier one that are not recomputed are kept). Returns how many of the new
     evaluations failed. Nothing is simulated: only the evaluators' (judge) calls are made.
+    ``progress`` is told of each unit; the caller starts and stops it (one display for all
+    the units of a re-grade, whichever group they are graded in).
     A judge provider that refuses every call stops it (:class:`FatalProviderError`). With
     ``record_requests`` the judge's requests and responses are stored with each evaluation;
     ``rejudge`` adds the extra gradings of ``--rejudge`` (their judge calls recorded too)."""
     limit = asyncio.Semaphore(concurrency)
     recorder = UnitRecorder()
     errors = 0
-    if progress is not None:
-        progress.start(total=len(records))
 
     async def one(record: Any) -> None:
         nonlocal errors
@@ -127,9 +127,6 @@ async def grade_records(
                 group.create_task(one(record))
     except BaseExceptionGroup as group_error:
         raise primary_error(group_error) from None
-    finally:
-        if progress is not None:
-            progress.stop()
     return errors
 
 
@@ -223,6 +220,8 @@ async def regrade(
         grading = store.begin_grading(
             "eval", grading_description(options, bases), len(records), provenance
         )
+        if progress is not None:
+            progress.start(total=len(records))
         try:
             errors = await grade_records(
                 store,
@@ -249,6 +248,8 @@ async def regrade(
                     rejudge=None if extra is None else extra[0],
                 )
         finally:
+            if progress is not None:
+                progress.stop()
             await models.aclose()
             if fresh is not None:
                 await fresh.aclose()
