@@ -31,6 +31,7 @@ from lifebench.runner._regrade import (
 from lifebench.suites import make_run_options
 from lifebench.testing import MockOpenAIServer
 from lifebench.testing.mock_openai import MockServerThread, completion_response
+from lifebench.travel.options import TravelOptions
 from lifebench.vita.options import VitaOptions
 
 
@@ -385,6 +386,12 @@ def test_options_of_a_store_without_a_suite_are_vitabench(tmp_path: Path) -> Non
     assert options.suite == "vita" and options.out == str(tmp_path)
     for suite in ("travel", "flow"):
         assert regrade_options({"suite": suite}, {}, tmp_path).suite == suite
+    # an older TravelBench store kept its suite options at the top level: read as the suite's
+    travel = regrade_options(
+        {"suite": "travel", "simulator_examples": 7, "normalize_keys": True}, {}, tmp_path
+    )
+    assert travel.options_for(TravelOptions).simulator_examples == 7
+    assert travel.options_for(TravelOptions).normalize_keys is True
 
 
 def test_stored_suite_options_are_kept_and_old_top_level_ones_join_them(tmp_path: Path) -> None:
@@ -529,6 +536,19 @@ def test_errors_of_both_groups_add_up_and_every_unit_is_shown_and_recorded(
         assert (counts.total, counts.finished, counts.failed) == (2, 2, 2)
         with RunStore.read(out) as store:
             assert _judge_calls(store) == recorded  # recording off: nothing replaced
+        # both failed: graded again by fresh calls, recorded, with their extra gradings
+        judge.bad = set()
+        fixed = asyncio.run(regrade(out, {"cache": False}, models_file=models_file, rejudge=2))
+        assert (fixed.graded, fixed.errors) == (2, 0)
+        with RunStore.read(out) as store:
+            assert [replicate_count(r.evaluation) for r in store.results() if r.evaluation] == [
+                1,
+                1,
+            ]
+            now = _judge_calls(store)
+        for task_id, (sources, ids) in now.items():
+            assert sources and set(sources) == {"regrade"}
+            assert not set(ids) & set(recorded[task_id][1])
 
 
 def _judge_calls(store: RunStore) -> dict[str, tuple[list[str], list[int]]]:
@@ -542,7 +562,7 @@ def _judge_calls(store: RunStore) -> dict[str, tuple[list[str], list[int]]]:
 def test_bases_not_graded_again_are_kept(tmp_path: Path) -> None:
     out = tmp_path / "run"
     _run(out, tasks=2)
-    asyncio.run(regrade(out, {"evaluator": "rubric"}, models=_Factory(_Judge())))
+    asyncio.run(regrade(out, {"evaluator": "state"}, models=_Factory(_Judge())))
     with RunStore.read(out) as store:
         for record in store.results():
             assert record.evaluation is not None
