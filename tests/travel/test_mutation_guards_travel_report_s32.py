@@ -1,0 +1,101 @@
+"""Mutation guards for lifebench.travel.grading.report (issue 21, session 32): which unsolvable
+records count as evaluation failures and the numbers the subset reports beside them.
+
+Numbers are worked out by hand in the comments."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from travel_fakes import Rec, record, simulation
+
+from lifebench.evaluation import BasisResult
+from lifebench.messages import AssistantMessage, Message, UserMessage
+from lifebench.travel.grading.report import official_comparison, report_metrics
+
+
+def _unsolved(task_id: str, text: str, *, error: str | None = None, by_rule: bool = True) -> Rec:
+    messages: list[Message] = [UserMessage(content="下雨时提醒我"), AssistantMessage(content=text)]
+    tagged = "[Unsolved]" in text
+    info: dict[str, Any] = {"subset": "unsolvable", "rule": "first"}
+    if by_rule:
+        info["by_rule"] = {"first": tagged, "final": tagged, "exact": text == "[Unsolved]"}
+    result = BasisResult(basis="travel", reward=float(tagged), score=float(tagged), info=info)
+    return record(result, simulation(messages, task_id=task_id), task_id=task_id, error=error)
+
+
+@pytest.mark.parametrize(
+    "error",
+    ["evaluation failed: travel: grader crashed", "评估失败：travel：评分出错"],
+    ids=["english", "chinese"],
+)
+def test_a_failed_evaluation_that_stored_verdicts_is_a_failure(error: str) -> None:
+    # the failed grading kept a (tagged) verdict: it must not count as a correct refusal
+    records = [
+        _unsolved("unsolvable-1", "[Unsolved]", error=error),
+        _unsolved("unsolvable-2", "I set the reminder."),
+    ]
+    out = report_metrics(records, {"suite": "travel"})
+    unsolvable = out["travel"]["subsets"]["unsolvable"]
+    assert (unsolvable["n"], unsolvable["evaluation_failures"]) == (1, 1)
+    assert out["unsolved_accuracy"] == 0.0 and out["score"] == 0.0
+
+
+def test_a_result_without_verdicts_is_a_failure_and_the_others_count() -> None:
+    records = [
+        _unsolved("unsolvable-1", "[Unsolved]", by_rule=False),
+        _unsolved("unsolvable-2", "[Unsolved]"),
+        _unsolved("unsolvable-3", "已设置。"),
+    ]
+    unsolvable = report_metrics(records, {"suite": "travel"})["travel"]["subsets"]["unsolvable"]
+    # 1 of the 2 usable verdicts is tagged
+    assert (unsolvable["n"], unsolvable["evaluation_failures"]) == (2, 1)
+    assert unsolvable["unsolved_accuracy"] == 0.5
+
+
+def _official(records: list[Rec]) -> tuple[Any, Any, dict[str, int]]:
+    comparison = official_comparison(records, {"suite": "travel"})
+    (pair,) = comparison.pairs
+    assert pair.metric == "unsolvable"
+    return pair.lifebench, pair.official, comparison.classes
+
+
+@pytest.mark.parametrize("status", ["rejected", "infra_error"])
+def test_a_failed_unsolvable_run_counts_as_a_miss_officially(status: str) -> None:
+    # eval.sh scores a run that never answered as no [Unsolved]: 1 of 2 officially;
+    # lifebench leaves it out: 1 of 1
+    records = [
+        _unsolved("unsolvable-1", "[Unsolved]"),
+        Rec("unsolvable-2", 0, status, 1, None, None),
+    ]
+    ours, theirs, classes = _official(records)
+    assert (ours, theirs) == (100.0, 50.0)
+    assert classes == {"failed_run_scored_zero": 1}
+
+
+def test_a_done_record_without_a_trajectory_counts_neither_way() -> None:
+    # nothing was said, so there is nothing to read the tag in: as in report_metrics, not counted
+    records = [
+        _unsolved("unsolvable-1", "[Unsolved]"),
+        Rec("unsolvable-2", 0, "done", 1, None, None),
+    ]
+    ours, theirs, classes = _official(records)
+    assert (ours, theirs) == (100.0, 100.0)
+    assert classes == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "theirs"),
+    [("[Unsolved] 没有提醒工具。", 100.0), ("I cannot set reminders.", 0.0)],
+    ids=["tagged-zh", "untagged-en"],
+)
+def test_a_trajectory_graded_on_another_basis_is_read_officially(text: str, theirs: float) -> None:
+    # the evaluation holds no travel result (another suite's basis): lifebench has no verdict,
+    # the official rule still reads the first reply
+    messages: list[Message] = [UserMessage(content="提醒我"), AssistantMessage(content=text)]
+    other = BasisResult(basis="state", reward=1.0, score=1.0, info={})
+    rec = record(other, simulation(messages, task_id="unsolvable-7"), task_id="unsolvable-7")
+    ours, official, classes = _official([rec])
+    assert (ours, official) == (None, theirs)
+    assert classes == {}
