@@ -99,3 +99,22 @@ def test_a_trajectory_graded_on_another_basis_is_read_officially(text: str, thei
     ours, official, classes = _official([rec])
     assert (ours, official) == (None, theirs)
     assert classes == {}
+
+
+@pytest.mark.parametrize(
+    ("error", "by_rule"),
+    [("evaluation failed: travel: grader crashed", True), (None, False)],
+    ids=["failed-with-verdicts", "no-verdicts"],
+)
+def test_an_unusable_unsolved_verdict_is_scored_officially_only(
+    error: str | None, by_rule: bool
+) -> None:
+    # unit 1: lifebench's verdict is unusable (a failed grading, or no verdicts stored): only
+    # the official rule counts it (tagged: a hit); unit 2 answers, both ways a miss
+    records = [
+        _unsolved("unsolvable-1", "[Unsolved]", error=error, by_rule=by_rule),
+        _unsolved("unsolvable-2", "Reminder set."),
+    ]
+    ours, theirs, classes = _official(records)
+    assert (ours, theirs) == (0.0, 50.0)
+    assert classes == {"lifebench_grading_error_scored_officially": 1}
