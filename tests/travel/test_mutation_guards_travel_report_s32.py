@@ -15,10 +15,19 @@ from lifebench.messages import AssistantMessage, Message, UserMessage
 from lifebench.travel.grading.report import official_comparison, report_metrics
 
 
-def _unsolved(task_id: str, text: str, *, error: str | None = None, by_rule: bool = True) -> Rec:
+def _unsolved(
+    task_id: str,
+    text: str,
+    *,
+    error: str | None = None,
+    by_rule: bool = True,
+    rule: str | None = "first",
+) -> Rec:
     messages: list[Message] = [UserMessage(content="下雨时提醒我"), AssistantMessage(content=text)]
     tagged = "[Unsolved]" in text
-    info: dict[str, Any] = {"subset": "unsolvable", "rule": "first"}
+    info: dict[str, Any] = {"subset": "unsolvable"}
+    if rule is not None:
+        info["rule"] = rule
     if by_rule:
         info["by_rule"] = {"first": tagged, "final": tagged, "exact": text == "[Unsolved]"}
     result = BasisResult(basis="travel", reward=float(tagged), score=float(tagged), info=info)
@@ -118,3 +127,50 @@ def test_an_unusable_unsolved_verdict_is_scored_officially_only(
     ours, theirs, classes = _official(records)
     assert (ours, theirs) == (0.0, 50.0)
     assert classes == {"lifebench_grading_error_scored_officially": 1}
+
+
+def test_an_unsolvable_result_stored_without_its_rule_is_read_by_the_official_one() -> None:
+    # stored before the rule was recorded: the verdict of the official rule ("first") is used
+    tagged = _unsolved("unsolvable-1", "[Unsolved] 无法提醒。", rule=None)
+    ours, theirs, classes = _official([tagged, _unsolved("unsolvable-2", "Done.", rule=None)])
+    assert (ours, theirs) == (50.0, 50.0)
+    assert classes == {}
+
+
+DIMS = ("reasoning_planning", "summarization_extraction", "presentation")
+
+
+def _single(task_id: str, rating: int, presentation: int | None) -> Rec:
+    # an offline (non-llm) judgement: its official reading is lifebench's
+    ratings = {"reasoning_planning": rating, "summarization_extraction": rating}
+    if presentation is not None:
+        ratings["presentation"] = presentation
+    info = {"subset": "single", "ratings": ratings, "judge_kind": "offline", "tool_calls": 0}
+    result = BasisResult(basis="travel", reward=0.5, score=0.5, info=info)
+    return record(result, simulation(task_id=task_id), task_id=task_id)
+
+
+def test_the_interval_of_a_subset_whose_dimension_is_never_rated() -> None:
+    # presentation is never rated: it counts 0 (as in the score). Task a: 5,5 → 100, 100;
+    # task b: 3,3 → 50, 50. A resample of a only: (100 + 100 + 0) / 3; of b only: 100 / 3
+    records = [_single("single-a", 5, None), _single("single-b", 3, None)]
+    (pair,) = official_comparison(records, {"suite": "travel"}).pairs
+    assert pair.lifebench == pytest.approx(50.0) and pair.official == pytest.approx(50.0)
+    for ci in (pair.lifebench_ci, pair.official_ci):
+        assert ci is not None
+        assert ci[0] == pytest.approx(100 / 3) and ci[1] == pytest.approx(200 / 3)
+
+
+def test_the_interval_resamples_tasks_not_the_whole_subset() -> None:
+    # each unit its own task: resamples range from both poor (0) to both perfect (100)
+    records = [
+        _single("single-a", 5, 5),
+        _single("single-b", 1, 1),
+        _single("single-c", 5, 5),
+        _single("single-d", 1, 1),
+    ]
+    (pair,) = official_comparison(records, {"suite": "travel"}).pairs
+    assert pair.lifebench == pytest.approx(50.0)
+    assert pair.lifebench_ci is not None and pair.official_ci is not None
+    assert pair.lifebench_ci[0] < 50.0 < pair.lifebench_ci[1]
+    assert pair.official_ci[0] < 50.0 < pair.official_ci[1]
