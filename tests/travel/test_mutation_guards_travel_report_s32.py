@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from travel_fakes import Rec, record, simulation
+from travel_fakes import Rec, judge_xml, meta_xml, record, simulation
 
 from lifebench.evaluation import BasisResult
 from lifebench.messages import AssistantMessage, Message, UserMessage
@@ -174,3 +174,70 @@ def test_the_interval_resamples_tasks_not_the_whole_subset() -> None:
     assert pair.lifebench_ci is not None and pair.official_ci is not None
     assert pair.lifebench_ci[0] < 50.0 < pair.lifebench_ci[1]
     assert pair.official_ci[0] < 50.0 < pair.official_ci[1]
+
+
+def _llm(task_id: str, ratings: dict[str, Any], replies: list[str], **extra: Any) -> Rec:
+    error = extra.pop("error", None)
+    info: dict[str, Any] = {
+        "subset": "single",
+        "ratings": ratings,
+        "judge_kind": "llm",
+        "judge_replies": replies,
+        "tool_calls": 0,
+        "tool_errors": 0,
+        **extra,
+    }
+    result = BasisResult(basis="travel", reward=0.5, score=0.5, info=info)
+    return record(result, simulation(task_id=task_id), task_id=task_id, error=error)
+
+
+def _single_pair(records: list[Rec]) -> tuple[Any, Any, dict[str, int]]:
+    comparison = official_comparison(records, {"suite": "travel"})
+    (pair,) = comparison.pairs
+    assert pair.metric == "single"
+    return pair.lifebench, pair.official, comparison.classes
+
+
+@pytest.mark.parametrize(("attempts", "classes"), [(2, {"lifebench_used_a_reask": 1}), (1, {})])
+def test_a_reasked_judge_is_a_class_of_difference(attempts: int, classes: dict[str, int]) -> None:
+    # both answers rate every dimension 较好 (4 → 75): only the re-ask tells them apart
+    answer = judge_xml("较好", "较好", "较好")
+    rec = _llm("single-1", dict.fromkeys(DIMS, 4), [answer, answer], attempts=attempts)
+    assert _single_pair([rec]) == (75.0, 75.0, classes)
+
+
+def test_a_failed_grading_is_scored_officially_without_its_meta_judge() -> None:
+    # the grading failed after the judge (优秀 → 100) and the meta judge (一般 → × 3/5) answered:
+    # the official reading scores the judge's answer only
+    rec = _llm(
+        "single-1",
+        dict.fromkeys(DIMS, 5),
+        [judge_xml("优秀", "优秀", "优秀")],
+        meta_judge=True,
+        meta_replies=[meta_xml("一般")],
+        error="evaluation failed: travel: 元评审超时",
+    )
+    assert _single_pair([rec]) == (
+        None,
+        100.0,
+        {"lifebench_grading_error_scored_officially": 1},
+    )
+
+
+def test_a_meta_score_stored_as_a_float_is_read_by_neither_side() -> None:
+    # an imported store holds meta_score 4.0 (not an int) and no meta answers: both sides
+    # leave the factor at 1 and agree
+    rec = _llm(
+        "single-1",
+        dict.fromkeys(DIMS, 5),
+        [judge_xml("优秀", "优秀", "优秀")],
+        meta_judge=True,
+        meta_score=4.0,
+    )
+    assert _single_pair([rec]) == (100.0, 100.0, {})
+
+
+def test_unusable_stored_ratings_leave_only_the_official_reading() -> None:
+    # lifebench's stored ratings are words (no usable rating), the stored answer reads 较好
+    rec = _llm("single-1", dict.fromkeys(DIMS, "较好"), [judge_xml("较好", "较好", "较好")])
+    assert _single_pair([rec]) == (None, 75.0, {})
