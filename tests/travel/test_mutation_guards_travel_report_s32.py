@@ -241,3 +241,56 @@ def test_unusable_stored_ratings_leave_only_the_official_reading() -> None:
     # lifebench's stored ratings are words (no usable rating), the stored answer reads 较好
     rec = _llm("single-1", dict.fromkeys(DIMS, "较好"), [judge_xml("较好", "较好", "较好")])
     assert _single_pair([rec]) == (None, 75.0, {})
+
+
+@pytest.mark.parametrize("attempts", [2.0, "2"], ids=["float", "text"])
+def test_attempts_not_stored_as_an_int_are_not_read_as_a_reask(attempts: Any) -> None:
+    answer = judge_xml("较好", "较好", "较好")
+    rec = _llm("single-1", dict.fromkeys(DIMS, 4), [answer, answer], attempts=attempts)
+    assert _single_pair([rec]) == (75.0, 75.0, {})
+
+
+def test_each_side_s_interval_resamples_its_own_verdicts() -> None:
+    # lifebench graded with the `final` rule: every unit answered [Unsolved] in the end (ours:
+    # all hits); the official first-reply rule finds none (every first reply is a tool call)
+    units = []
+    for i in range(4):
+        messages: list[Message] = [
+            UserMessage(content="提醒我"),
+            AssistantMessage(content=""),
+            AssistantMessage(content="[Unsolved]"),
+        ]
+        info = {
+            "subset": "unsolvable",
+            "rule": "final",
+            "by_rule": {"first": False, "final": True, "exact": True},
+        }
+        result = BasisResult(basis="travel", reward=1.0, score=1.0, info=info)
+        task_id = f"unsolvable-{i}"
+        units.append(record(result, simulation(messages, task_id=task_id), task_id=task_id))
+    comparison = official_comparison(units, {"suite": "travel"})
+    (pair,) = comparison.pairs
+    assert (pair.lifebench, pair.official) == (100.0, 0.0)
+    assert pair.lifebench_ci == (100.0, 100.0) and pair.official_ci == (0.0, 0.0)
+    assert comparison.classes == {"unsolved_rule_not_first": 4}
+
+
+def test_the_interval_is_reproducible() -> None:
+    # eight tasks of different quality: a seeded bootstrap gives the same interval every time
+    ratings = [5, 4, 3, 2, 1, 5, 3, 4]
+    records = [_single(f"single-{i}", r, r) for i, r in enumerate(ratings)]
+    first = official_comparison(records, {"suite": "travel"}).pairs[0]
+    second = official_comparison(records, {"suite": "travel"}).pairs[0]
+    assert first.lifebench_ci is not None and first.lifebench_ci[0] < first.lifebench_ci[1]
+    assert first.lifebench_ci == second.lifebench_ci
+    assert first.official_ci == second.official_ci == first.lifebench_ci
+
+
+def test_pending_units_are_not_compared() -> None:
+    pending = Rec("single-1", 0, "pending", 0, None, None)
+    alone = official_comparison([pending], {"suite": "travel"})
+    assert not alone.available
+    assert alone.reason == "no unit of a known subset has run"
+    # a pending unit before a finished one: the finished one is still compared
+    done = _single("single-2", 5, 5)
+    assert _single_pair([pending, done]) == (100.0, 100.0, {})
