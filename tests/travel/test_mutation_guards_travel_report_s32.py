@@ -294,3 +294,49 @@ def test_pending_units_are_not_compared() -> None:
     # a pending unit before a finished one: the finished one is still compared
     done = _single("single-2", 5, 5)
     assert _single_pair([pending, done]) == (100.0, 100.0, {})
+
+
+def _judged(task_id: str, subset: str, rating: int) -> Rec:
+    dims = [*DIMS, "user_interaction"] if subset == "multi" else list(DIMS)
+    info = {
+        "subset": subset,
+        "ratings": dict.fromkeys(dims, rating),
+        "judge_kind": "offline",
+        "tool_calls": 0,
+    }
+    result = BasisResult(basis="travel", reward=0.5, score=0.5, info=info)
+    return record(result, simulation(task_id=task_id), task_id=task_id)
+
+
+def test_the_pairs_of_three_subsets_as_the_user_reads_them() -> None:
+    # single 优秀 (100), multi 较好 (75), unsolvable tagged (100): overall (75 + 100 + 100) / 3
+    records = [
+        _judged("single-1", "single", 5),
+        _judged("multi-1", "multi", 4),
+        _unsolved("unsolvable-1", "[Unsolved]"),
+    ]
+    comparison = official_comparison(records, {"suite": "travel"})
+    rows = [(p.metric, p.label, p.scale) for p in comparison.pairs]
+    assert rows == [
+        ("overall", "overall = (multi + single + 100 × unsolved acc.) / 3", "points"),
+        ("single", "single-turn score (0–100)", "points"),
+        ("multi", "multi-turn score (0–100)", "points"),
+        ("unsolvable", "unsolvable: 100 × accuracy", "points"),
+    ]
+    overall = comparison.pairs[0]
+    assert overall.lifebench == pytest.approx(275 / 3) and overall.official == 91.67
+
+
+def test_the_overall_without_any_unsolvable_verdict_of_lifebench() -> None:
+    # the only unsolvable run failed: officially a miss (0), lifebench has no unsolvable number
+    # and so no overall; the official overall is (75 + 100 + 0) / 3
+    records = [
+        _judged("single-1", "single", 5),
+        _judged("multi-1", "multi", 4),
+        Rec("unsolvable-1", 0, "infra_error", 1, None, None),
+    ]
+    comparison = official_comparison(records, {"suite": "travel"})
+    overall = comparison.pairs[0]
+    assert overall.metric == "overall"
+    assert overall.lifebench is None and overall.official == 58.33
+    assert comparison.pairs[3].official == 0.0 and comparison.pairs[3].lifebench is None
