@@ -296,12 +296,12 @@ def test_pending_units_are_not_compared() -> None:
     assert _single_pair([pending, done]) == (100.0, 100.0, {})
 
 
-def _judged(task_id: str, subset: str, rating: int) -> Rec:
+def _judged(task_id: str, subset: str, rating: int, kind: str = "offline") -> Rec:
     dims = [*DIMS, "user_interaction"] if subset == "multi" else list(DIMS)
     info = {
         "subset": subset,
         "ratings": dict.fromkeys(dims, rating),
-        "judge_kind": "offline",
+        "judge_kind": kind,
         "tool_calls": 0,
     }
     result = BasisResult(basis="travel", reward=0.5, score=0.5, info=info)
@@ -340,3 +340,35 @@ def test_the_overall_without_any_unsolvable_verdict_of_lifebench() -> None:
     assert overall.metric == "overall"
     assert overall.lifebench is None and overall.official == 58.33
     assert comparison.pairs[3].official == 0.0 and comparison.pairs[3].lifebench is None
+
+
+FAILED_NOTE = (
+    "failed runs count as the lowest rating officially (the official judge rates an empty "
+    "conversation; lifebench makes no judge call for it)"
+)
+OVERALL_NOTE = "the official overall is eval.sh's: subset numbers rounded to two decimals, averaged"
+
+
+def test_the_notes_of_a_three_subset_comparison() -> None:
+    records = [
+        _judged("single-1", "single", 5),
+        _judged("multi-1", "multi", 4),
+        _unsolved("unsolvable-1", "[Unsolved]"),
+    ]
+    assert official_comparison(records, {"suite": "travel"}).notes == [FAILED_NOTE, OVERALL_NOTE]
+
+
+def test_the_notes_name_the_stale_trajectories_and_the_missing_overall() -> None:
+    # two llm judgements stored before lifebench kept the judge's answers; two subsets only
+    records = [
+        _judged("single-1", "single", 5, kind="llm"),
+        _judged("multi-1", "multi", 4, kind="llm"),
+        _judged("multi-2", "multi", 3),
+    ]
+    assert official_comparison(records, {"suite": "travel"}).notes == [
+        FAILED_NOTE,
+        OVERALL_NOTE,
+        "2 trajectory(ies) were graded before lifebench stored the judge's answers: "
+        "their official reading is taken to be lifebench's (re-grade with `lifebench eval`)",
+        "two subsets only: no overall (it needs all three)",
+    ]
