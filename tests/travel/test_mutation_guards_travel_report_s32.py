@@ -191,8 +191,10 @@ def _llm(task_id: str, ratings: dict[str, Any], replies: list[str], **extra: Any
     return record(result, simulation(task_id=task_id), task_id=task_id, error=error)
 
 
-def _single_pair(records: list[Rec]) -> tuple[Any, Any, dict[str, int]]:
-    comparison = official_comparison(records, {"suite": "travel"})
+def _single_pair(
+    records: list[Rec], config: dict[str, Any] | None = None
+) -> tuple[Any, Any, dict[str, int]]:
+    comparison = official_comparison(records, config or {"suite": "travel"})
     (pair,) = comparison.pairs
     assert pair.metric == "single"
     return pair.lifebench, pair.official, comparison.classes
@@ -372,3 +374,20 @@ def test_the_notes_name_the_stale_trajectories_and_the_missing_overall() -> None
         "their official reading is taken to be lifebench's (re-grade with `lifebench eval`)",
         "two subsets only: no overall (it needs all three)",
     ]
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        {"suite": "travel", "suite_options": {"subset": "single"}},
+        {"suite": "travel", "suite_options": {"subset": "single"}, "pooled": {"other": {}}},
+    ],
+    ids=["not-pooled", "cell-not-listed"],
+)
+def test_an_id_with_a_cell_prefix_outside_a_pool_reads_the_run_s_subset(
+    config: dict[str, Any],
+) -> None:
+    # a failed unit "cellA/2": no pooled configuration of its cell, so the run's --subset counts
+    ok = _judged("cellA/1", "single", 5)
+    failed = Rec("cellA/2", 0, "infra_error", 1, None, None)
+    assert _single_pair([ok, failed], config) == (100.0, 50.0, {"failed_run_scored_zero": 1})
