@@ -1,0 +1,160 @@
+"""More mutation guards for ``lifebench.runner._workers`` (issue 21, session 32): what a worker
+does once its parent is gone, measured by its pipe reads (a reader that keeps reading a closed
+pipe spins a CPU and floods the worker's loop until it ends)."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+import multiprocessing
+import signal
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from backend_helpers import Executor, Factory
+
+from lifebench import suites
+from lifebench.errors import InputError
+from lifebench.runner import WorkUnit, _workers
+
+WAIT_S = 30.0  # a generous bound for what must happen (never reached when it works)
+
+
+class ClosedPipe:
+    """A worker's end of a pipe whose parent is gone: every read fails with EOF."""
+
+    def __init__(self) -> None:
+        self.reads = 0
+        self.sent: list[tuple[Any, ...]] = []
+        self._lock = threading.Lock()
+
+    def recv(self) -> tuple[Any, ...]:
+        with self._lock:
+            self.reads += 1
+        raise EOFError
+
+    def send(self, message: tuple[Any, ...]) -> None:
+        self.sent.append(message)
+
+
+class Built:
+    def __init__(self) -> None:
+        self.closed = 0
+
+    async def execute(self, unit: Any) -> Any:
+        return await Executor().execute(unit)
+
+    async def aclose(self) -> None:
+        self.closed += 1
+
+
+def test_a_worker_whose_parent_is_gone_reads_its_pipe_once_then_stops() -> None:
+    pipe, executor = ClosedPipe(), Built()
+    before = set(threading.enumerate())
+    asyncio.run(asyncio.wait_for(_workers._serve(pipe, lambda: executor), WAIT_S))  # type: ignore[arg-type]
+    for thread in set(threading.enumerate()) - before:
+        if thread.name == "lifebench-worker-inbox":
+            thread.join(WAIT_S)
+            assert not thread.is_alive()
+    # the EOF is read as "stop": the worker ends (its executor closed) and its reader with it,
+    # after exactly one read (not once more per turn of the loop until the loop has closed)
+    assert pipe.sent == [("ready",)] and executor.closed == 1
+    assert pipe.reads == 1
+
+
+# ------------------------------------------------------------------ a worker spawned ahead
+
+
+@pytest.fixture
+def worker_process_state() -> Iterator[None]:
+    """What a worker's entry point changes in its process, put back for the other tests: the
+    Ctrl-C handler, the scrubbing log handler, and the frozen heap."""
+    handler = signal.getsignal(signal.SIGINT)
+    logger = logging.getLogger("lifebench")
+    handlers = list(logger.handlers)
+    frozen = gc.get_freeze_count()
+    yield
+    signal.signal(signal.SIGINT, handler)
+    logger.handlers[:] = handlers
+    if not frozen:
+        gc.unfreeze()
+
+
+@pytest.fixture
+def suites_asked(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The suite names looked up (the lookup itself answers as the real one would)."""
+    asked: list[Any] = []
+    real = suites.get_suite
+
+    def get_suite(name: Any) -> Any:
+        asked.append(name)
+        return real(name)
+
+    monkeypatch.setattr(suites, "get_suite", get_suite)
+    return asked
+
+
+@pytest.mark.parametrize("suite", ["travel", "flow", "vita"])
+def test_a_worker_spawned_ahead_warms_the_suite_it_was_spawned_for(
+    suite: str, suites_asked: list[Any], worker_process_state: None
+) -> None:
+    ours, theirs = multiprocessing.Pipe()
+    try:
+        ours.send(("stop",))  # spawned ahead, then not needed
+        _workers._worker_main(theirs, None, suite)
+    finally:
+        ours.close()
+        theirs.close()
+    assert suites_asked == [suite]
+
+
+def test_warming_looks_up_the_named_suite_once_and_none_without_a_name(
+    suites_asked: list[Any],
+) -> None:
+    _workers._warm("flow")
+    assert suites_asked == ["flow"]
+    _workers._warm("")
+    assert suites_asked == ["flow"]
+
+
+@pytest.mark.parametrize("suite", ["no-such-suite", "未知套件"], ids=["english", "chinese"])
+def test_warming_an_unknown_suite_leaves_the_error_to_the_factory(
+    suite: str, suites_asked: list[Any]
+) -> None:
+    with pytest.raises(InputError, match="unknown suite"):  # what the factory will report
+        suites.get_suite(suite)
+    suites_asked.clear()
+    _workers._warm(suite)  # no exception: the worker goes on to wait for its factory
+    assert suites_asked == [suite]
+
+
+def test_a_worker_spawned_ahead_for_an_unknown_suite_still_serves_its_factory(
+    worker_process_state: None,
+) -> None:
+    ours, theirs = multiprocessing.Pipe()
+    seen: list[tuple[Any, ...]] = []
+
+    def parent() -> None:
+        ours.send(("factory", Factory()))
+        for unit in [None, WorkUnit("a", 0, 1)]:
+            if unit is not None:
+                ours.send(("unit", unit))
+            if not ours.poll(WAIT_S):
+                return
+            seen.append(ours.recv())
+        ours.send(("stop",))
+
+    thread = threading.Thread(target=parent)
+    thread.start()
+    try:
+        _workers._worker_main(theirs, None, "no-such-suite")
+    finally:
+        thread.join(WAIT_S)
+        ours.close()
+        theirs.close()
+    assert seen[0] == ("ready",)
+    assert seen[1][0] == "done" and seen[1][1].unit == WorkUnit("a", 0, 1)
+    assert seen[1][1].reward == 1.0
