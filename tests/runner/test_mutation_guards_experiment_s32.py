@@ -1,0 +1,82 @@
+"""More mutation guards for ``lifebench.runner._experiment`` (issue 21, session 32): what one
+unit's outcome says when its episode failed (an infrastructure error, re-run on resume, or a
+request the provider refused for its content, not re-run), and the selection messages.
+
+The experiment is the offline demo (VitaBench delivery tasks, the oracle agent); where an
+episode must fail, the episode loop is replaced by one that returns the failed simulation."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import lifebench.runner._experiment as experiment
+from lifebench.runner import WorkUnit
+from lifebench.runner._experiment import build_experiment
+from lifebench.simulation._types import Simulation, TerminationReason
+from lifebench.suites import make_run_options
+
+
+def _options(tmp_path: Path, **values: Any) -> Any:
+    return make_run_options({"task_set": "demo", "out": str(tmp_path / "run"), **values})
+
+
+def _failed(unit: WorkUnit, error: str, **info: Any) -> Simulation:
+    return Simulation(
+        task_id=unit.task_id,
+        trial=unit.trial,
+        seed=unit.seed,
+        termination=TerminationReason.INFRASTRUCTURE_ERROR,
+        error=error,
+        info=info,
+    )
+
+
+def _execute(exp: Any, unit: WorkUnit) -> Any:
+    async def run() -> Any:
+        try:
+            return await exp.execute(unit)
+        finally:
+            await exp.aclose()
+
+    return asyncio.run(run())
+
+
+@pytest.mark.parametrize(
+    ("error", "info", "rejected"),
+    [
+        ("ProviderError: 503 upstream unavailable", {}, False),
+        ("ProviderError: 503 上游服务不可用", {"content_rejected": False}, False),
+        ("ContentRejectedError: request too large", {"content_rejected": True}, True),
+        ("ContentRejectedError: 内容被拒绝", {"content_rejected": "yes"}, True),
+    ],
+    ids=["infra-en", "infra-zh-flag-false", "rejected-en", "rejected-zh-truthy"],
+)
+def test_a_failed_episode_is_an_ungraded_infra_error_or_a_rejection_keeping_its_error(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    error: str,
+    info: dict[str, Any],
+    rejected: bool,
+) -> None:
+    exp = build_experiment(_options(tmp_path, num_tasks=1))
+    (unit,) = exp.units
+    graded: list[Any] = []
+
+    async def failed_episode(episode: Any) -> Simulation:
+        return _failed(unit, error, **info)
+
+    async def evaluate(*args: Any, **kwargs: Any) -> Any:
+        graded.append(args)
+        raise AssertionError("a failed episode is not graded")
+
+    monkeypatch.setattr(experiment, "run_episode", failed_episode)
+    monkeypatch.setattr(experiment, "evaluate", evaluate)
+    got = _execute(exp, unit)
+    assert graded == []
+    assert got.evaluation is None and got.error == error
+    assert (got.infra, got.rejected) == (not rejected, rejected)
+    assert got.simulation.termination is TerminationReason.INFRASTRUCTURE_ERROR
