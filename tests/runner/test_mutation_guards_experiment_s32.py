@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
 import lifebench.runner._experiment as experiment
+from lifebench.errors import InputError
 from lifebench.runner import WorkUnit
-from lifebench.runner._experiment import build_experiment
+from lifebench.runner._experiment import ExecutionPlan, build_experiment, run_experiment
 from lifebench.simulation._types import Simulation, TerminationReason
 from lifebench.suites import make_run_options
 
@@ -80,3 +81,57 @@ def test_a_failed_episode_is_an_ungraded_infra_error_or_a_rejection_keeping_its_
     assert got.evaluation is None and got.error == error
     assert (got.infra, got.rejected) == (not rejected, rejected)
     assert got.simulation.termination is TerminationReason.INFRASTRUCTURE_ERROR
+
+
+# ------------------------------------------------------------------ processes spawned ahead
+
+
+class CountingPool:
+    """Stands in for the WorkerPool: records how many processes a run spawns ahead."""
+
+    made: ClassVar[list[int]] = []
+
+    def __init__(self, count: int, suite: str = "") -> None:
+        self.count = count
+        CountingPool.made.append(count)
+
+    def close(self) -> None:
+        return None
+
+
+@pytest.mark.parametrize(
+    ("values", "spawned"),
+    [
+        ({"num_tasks": 1, "trials": 3}, [2]),  # 3 units, 4 workers: the writer and two
+        ({"num_tasks": 1, "trials": 2, "user_seeds": 3}, [3]),  # 6 units: every worker
+        ({"num_tasks": 1, "user_seeds": 2}, [1]),
+        ({"task_ids": ("LBD001_en", "LBD001_en"), "trials": 1}, []),  # one task, named twice
+        ({"task_ids": ("LBD001_en", "LBD002_en", "LBD001_en")}, [1]),
+        ({"num_tasks": 6, "task_ids": ("LBD001_en", "LBD002_en")}, [1]),  # the fewer counts
+        ({"num_tasks": 2, "task_ids": ("LBD001_en", "LBD002_en", "LBD003_en")}, [1]),
+    ],
+    ids=[
+        "trials",
+        "trials-and-user-seeds",
+        "user-seeds",
+        "duplicate-id",
+        "duplicate-among-two",
+        "ids-fewer",
+        "num-tasks-fewer",
+    ],
+)
+def test_processes_spawned_ahead_are_as_many_as_the_units_the_options_allow(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, values: dict[str, Any], spawned: list[int]
+) -> None:
+    from lifebench.runner import _workers
+
+    CountingPool.made = []
+    monkeypatch.setattr(_workers, "WorkerPool", CountingPool)
+
+    async def stopped(*args: Any) -> Any:
+        raise InputError("stopped before the run")
+
+    monkeypatch.setattr(experiment, "_run_experiment", stopped)
+    with pytest.raises(InputError, match="stopped before the run"):
+        asyncio.run(run_experiment(_options(tmp_path, **values), plan=ExecutionPlan(workers=4)))
+    assert CountingPool.made == spawned
