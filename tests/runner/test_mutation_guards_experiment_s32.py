@@ -8,6 +8,7 @@ episode must fail, the episode loop is replaced by one that returns the failed s
 from __future__ import annotations
 
 import asyncio
+import threading
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -19,6 +20,8 @@ from lifebench.runner import WorkUnit
 from lifebench.runner._experiment import ExecutionPlan, build_experiment, run_experiment
 from lifebench.simulation._types import Simulation, TerminationReason
 from lifebench.suites import make_run_options
+
+WAIT_S = 30.0  # a generous bound for what must happen (never reached when it works)
 
 
 def _options(tmp_path: Path, **values: Any) -> Any:
@@ -135,3 +138,93 @@ def test_processes_spawned_ahead_are_as_many_as_the_units_the_options_allow(
     with pytest.raises(InputError, match="stopped before the run"):
         asyncio.run(run_experiment(_options(tmp_path, **values), plan=ExecutionPlan(workers=4)))
     assert CountingPool.made == spawned
+
+
+# ------------------------------------------------------------------ the suite's warm-up
+
+
+@pytest.fixture
+def warm_ups(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """The task ids each warm-up of the VitaBench suite was given."""
+    from lifebench.vita.suite import VitaSuite
+
+    calls: list[list[str]] = []
+    monkeypatch.setattr(
+        VitaSuite, "warm_up", lambda self, options, tasks: calls.append([t.id for t in tasks])
+    )
+    return calls
+
+
+def _closing(exp: Any) -> list[str]:
+    closed: list[str] = []
+    inner = exp.models.aclose
+
+    async def aclose() -> None:
+        closed.append("models")
+        await inner()
+
+    exp.models.aclose = aclose
+    return closed
+
+
+def test_the_warm_up_runs_once_per_event_loop_and_is_awaited_before_the_models_close(
+    tmp_path: Path, warm_ups: list[list[str]]
+) -> None:
+    exp = build_experiment(_options(tmp_path, num_tasks=2, trials=2))
+    closed = _closing(exp)
+
+    async def run(units: list[WorkUnit]) -> list[Any]:
+        try:
+            return [await exp.execute(u) for u in units]
+        finally:
+            await exp.aclose()
+
+    first = asyncio.run(run(exp.units))
+    assert [o.evaluation.reward for o in first] == [1.0] * 4
+    assert warm_ups == [["LBD001_en", "LBD002_en"]]  # once for the four units
+    assert closed == ["models"]
+    asyncio.run(run(exp.units[:1]))  # another event loop (a worker's): warmed again, once
+    assert warm_ups == [["LBD001_en", "LBD002_en"]] * 2
+    assert closed == ["models", "models"]
+
+
+def test_closing_an_experiment_that_ran_no_unit_closes_its_models_and_warms_nothing(
+    tmp_path: Path, warm_ups: list[list[str]]
+) -> None:
+    exp = build_experiment(_options(tmp_path, num_tasks=1))
+    closed = _closing(exp)
+    asyncio.run(exp.aclose())
+    assert closed == ["models"] and warm_ups == []
+
+
+def test_closing_waits_for_the_warm_up_before_it_closes_the_models(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lifebench.vita.suite import VitaSuite
+
+    started, release, finished = threading.Event(), threading.Event(), threading.Event()
+
+    def warm_up(self: Any, options: Any, tasks: Any) -> None:
+        started.set()
+        assert release.wait(WAIT_S)
+        finished.set()
+
+    monkeypatch.setattr(VitaSuite, "warm_up", warm_up)
+    exp = build_experiment(_options(tmp_path, num_tasks=1))
+    seen: list[bool] = []
+    inner = exp.models.aclose
+
+    async def aclose() -> None:
+        seen.append(finished.is_set())  # the warm-up is over when the models close
+        await inner()
+
+    exp.models.aclose = aclose
+
+    async def run() -> None:
+        await exp.execute(exp.units[0])
+        assert await asyncio.to_thread(started.wait, WAIT_S)
+        release.set()
+        await exp.aclose()
+
+    asyncio.run(run())
+    assert seen == [True]
