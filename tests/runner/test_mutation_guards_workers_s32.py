@@ -14,11 +14,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from backend_helpers import Executor, Factory
+from backend_helpers import Executor, Factory, RecordingSink, SinkAdapter
+from runner_fakes import outcome
 
 from lifebench import suites
-from lifebench.errors import InputError
+from lifebench.errors import FatalProviderError, InputError
 from lifebench.runner import WorkUnit, _workers
+from lifebench.runner._units import PackedOutcome
 
 WAIT_S = 30.0  # a generous bound for what must happen (never reached when it works)
 
@@ -158,3 +160,101 @@ def test_a_worker_spawned_ahead_for_an_unknown_suite_still_serves_its_factory(
     assert seen[0] == ("ready",)
     assert seen[1][0] == "done" and seen[1][1].unit == WorkUnit("a", 0, 1)
     assert seen[1][1].reward == 1.0
+
+
+# ------------------------------------------------------------------ the backend
+
+
+class FakeProcess:
+    def __init__(self) -> None:
+        self.joins: list[float | None] = []
+        self.exitcode: int | None = None
+
+    def join(self, timeout: float | None = None) -> None:
+        self.joins.append(timeout)
+        self.exitcode = 0
+
+    def is_alive(self) -> bool:
+        return not self.joins
+
+    def kill(self) -> None:
+        raise AssertionError("a process that was asked to stop is not killed")
+
+
+class FakeConn:
+    def __init__(self) -> None:
+        self.sent: list[tuple[Any, ...]] = []
+        self.closed = 0
+
+    def send(self, message: tuple[Any, ...]) -> None:
+        self.sent.append(message)
+
+    def close(self) -> None:
+        self.closed += 1
+
+
+class GivenPool:
+    def __init__(self, spawned: list[tuple[FakeProcess, FakeConn]]) -> None:
+        self.spawned = spawned
+
+    def take(self) -> list[tuple[FakeProcess, FakeConn]]:
+        spawned, self.spawned = self.spawned, []
+        return spawned
+
+
+@pytest.mark.parametrize("ahead", [1, 2])
+def test_a_single_unit_the_writer_runs_stops_every_process_spawned_ahead_once(
+    monkeypatch: pytest.MonkeyPatch, ahead: int
+) -> None:
+    def no_spawn(*args: Any) -> Any:
+        raise AssertionError("no process is spawned for a unit the writer runs")
+
+    monkeypatch.setattr(_workers, "_spawn", no_spawn)
+    fakes = [(FakeProcess(), FakeConn()) for _ in range(ahead)]
+    sink = RecordingSink(4)
+    backend = _workers.ProcessBackend(
+        Factory(),
+        4,
+        4,
+        local=Executor(),
+        pool=GivenPool(list(fakes)),  # type: ignore[arg-type]
+    )
+    asyncio.run(asyncio.wait_for(backend.run([WorkUnit("solo", 0, 9)], SinkAdapter(sink)), WAIT_S))
+    assert [p.unit for p in sink.finished] == [WorkUnit("solo", 0, 9)]
+    for process, conn in fakes:
+        assert conn.sent == [("stop",)]  # never given the factory
+        assert process.joins == [10.0] and conn.closed == 1
+
+
+def test_a_fatal_error_stops_the_run_even_when_the_unit_is_reported_done_after_it() -> None:
+    unit, other = WorkUnit("a", 0, 1), WorkUnit("b", 0, 2)
+
+    class Pipe:
+        def send(self, message: tuple[Any, ...]) -> None:
+            assert message[0] == "unit"
+
+    async def scenario() -> None:
+        inbox: asyncio.Queue[tuple[int, tuple[Any, ...]]] = asyncio.Queue()
+        inbox.put_nowait((0, ("fatal", unit, "密钥已吊销 key revoked", 403)))
+        inbox.put_nowait((0, ("done", PackedOutcome.of(unit, outcome(unit)))))
+        inbox.put_nowait((0, ("done", PackedOutcome.of(other, outcome(other)))))
+        backend = _workers.ProcessBackend(Factory(), 1, 2)
+        await asyncio.wait_for(
+            backend._dispatch_all(
+                [unit, other],
+                SinkAdapter(sink),
+                [Pipe()],
+                [FakeProcess()],
+                inbox,
+                [{}],
+                [True],
+            ),
+            WAIT_S,
+        )
+
+    sink = RecordingSink(2)
+    with pytest.raises(FatalProviderError) as caught:
+        asyncio.run(scenario())
+    assert str(caught.value) == "密钥已吊销 key revoked" and caught.value.status == 403
+    assert sink.cancelled == [(unit, "run stopped: 密钥已吊销 key revoked")]
+    assert sink.finished == []
