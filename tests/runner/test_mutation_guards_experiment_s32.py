@@ -228,3 +228,22 @@ def test_closing_waits_for_the_warm_up_before_it_closes_the_models(
 
     asyncio.run(run())
     assert seen == [True]
+
+
+# ------------------------------------------------------------------ input problems
+
+
+def test_bundled_tasks_nested_too_deeply_are_refused_naming_the_bundle(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def too_deep(*args: Any) -> Any:
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(experiment, "load_run_tasks", too_deep)
+    with pytest.raises(InputError) as caught:
+        build_experiment(_options(tmp_path))
+    assert caught.value.file == "(bundled tasks)"
+    assert "the JSON is nested too deeply to read (hundreds of levels); is it a task file?" in str(
+        caught.value
+    )
+    assert caught.value.__cause__ is None and caught.value.__suppress_context__
