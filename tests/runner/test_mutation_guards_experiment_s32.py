@@ -247,3 +247,31 @@ def test_bundled_tasks_nested_too_deeply_are_refused_naming_the_bundle(
         caught.value
     )
     assert caught.value.__cause__ is None and caught.value.__suppress_context__
+
+
+def test_an_unknown_model_of_a_role_is_refused_without_the_lookups_traceback(
+    tmp_path: Path,
+) -> None:
+    with pytest.raises(InputError) as caught:
+        build_experiment(_options(tmp_path, user="llm", user_model="没有这个模型"))
+    assert caught.value.field == "--user-model" and "没有这个模型" in str(caught.value)
+    # the flag's error replaces the lookup's: no "During handling of the above exception"
+    assert caught.value.__cause__ is None and caught.value.__suppress_context__
+
+
+# ------------------------------------------------------------------ replays only with user seeds
+
+
+def test_a_unit_records_a_replay_position_only_in_a_run_with_user_seeds(tmp_path: Path) -> None:
+    from lifebench.simulation._replay import REPLAY_KEY
+
+    plain = build_experiment(_options(tmp_path / "plain", num_tasks=1, trials=2))
+    outcomes = [_execute(plain, u) for u in plain.units]
+    assert [o.simulation.seed for o in outcomes] == [u.seed for u in plain.units]
+    assert all(REPLAY_KEY not in o.simulation.info for o in outcomes)
+
+    replayed = build_experiment(_options(tmp_path / "replayed", num_tasks=1, user_seeds=2))
+    first, second = (_execute(replayed, u) for u in replayed.units)
+    assert first.simulation.info[REPLAY_KEY]["user_seed"] == 0
+    assert second.simulation.info[REPLAY_KEY]["user_seed"] == 1
+    assert second.simulation.info[REPLAY_KEY]["agent_trial"] == 0
