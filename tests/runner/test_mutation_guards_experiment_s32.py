@@ -16,7 +16,9 @@ import pytest
 
 import lifebench.runner._experiment as experiment
 from lifebench.errors import InputError
-from lifebench.runner import WorkUnit
+from lifebench.evaluation import JudgeError
+from lifebench.messages import Usage
+from lifebench.runner import Progress, WorkUnit
 from lifebench.runner._experiment import ExecutionPlan, build_experiment, run_experiment
 from lifebench.simulation._types import Simulation, TerminationReason
 from lifebench.suites import make_run_options
@@ -275,3 +277,54 @@ def test_a_unit_records_a_replay_position_only_in_a_run_with_user_seeds(tmp_path
     assert first.simulation.info[REPLAY_KEY]["user_seed"] == 0
     assert second.simulation.info[REPLAY_KEY]["user_seed"] == 1
     assert second.simulation.info[REPLAY_KEY]["agent_trial"] == 0
+
+
+# ------------------------------------------------------------------ failed gradings graded again
+
+
+class SlowFailingSuite:
+    """The VitaBench suite whose graders fail for ``failing`` tasks after a few turns of the
+    event loop, recording how many such gradings were in progress at once."""
+
+    def __init__(self, inner: Any, failing: set[str]) -> None:
+        self._inner, self.failing = inner, failing
+        self.in_flight = self.peak = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    def build_evaluators(self, options: Any, models: Any) -> dict[str, Any]:
+        suite = self
+
+        class Grader:
+            def __init__(self, inner: Any) -> None:
+                self.inner = inner
+
+            async def evaluate(self, task: Any, sim: Any) -> Any:
+                if task.id not in suite.failing:
+                    return await self.inner.evaluate(task, sim)
+                suite.in_flight += 1
+                suite.peak = max(suite.peak, suite.in_flight)
+                for _ in range(5):
+                    await asyncio.sleep(0)
+                suite.in_flight -= 1
+                raise JudgeError("评审没有给出可用的答案 (no usable answer)", Usage.zero())
+
+        built = self._inner.build_evaluators(options, models)
+        return {name: Grader(e) for name, e in built.items()}
+
+
+def test_failed_gradings_are_graded_again_as_many_at_once_as_the_concurrency_allows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lifebench.suites import get_suite
+
+    failing = {"LBD001_en", "LBD003_en", "LBD004_en", "LBD006_en"}
+    suite = SlowFailingSuite(get_suite("vita"), failing)
+    monkeypatch.setattr(experiment, "get_suite", lambda name: suite)
+    options = _options(tmp_path, quiet=True, concurrency=3)
+    asyncio.run(run_experiment(options, progress=Progress(quiet=True)))
+    suite.peak = 0
+    _, again = asyncio.run(run_experiment(options, progress=Progress(quiet=True)))
+    assert (again.done, again.regraded, again.grading_errors) == (0, 4, 4)
+    assert suite.peak == 3  # --concurrency 3: three of the four at once, never four
