@@ -8,6 +8,7 @@ episode must fail, the episode loop is replaced by one that returns the failed s
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 from pathlib import Path
 from typing import Any, ClassVar
@@ -328,3 +329,28 @@ def test_failed_gradings_are_graded_again_as_many_at_once_as_the_concurrency_all
     _, again = asyncio.run(run_experiment(options, progress=Progress(quiet=True)))
     assert (again.done, again.regraded, again.grading_errors) == (0, 4, 4)
     assert suite.peak == 3  # --concurrency 3: three of the four at once, never four
+
+
+@pytest.mark.parametrize(
+    "problem", ["holiday data unreadable", "节假日数据无法读取"], ids=["english", "chinese"]
+)
+def test_a_failing_warm_up_is_logged_naming_the_suite_and_the_problem(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    problem: str,
+) -> None:
+    from lifebench.vita.suite import VitaSuite
+
+    def broken(self: Any, options: Any, tasks: Any) -> None:
+        raise OSError(problem)
+
+    monkeypatch.setattr(VitaSuite, "warm_up", broken)
+    exp = build_experiment(_options(tmp_path, num_tasks=1))
+    with caplog.at_level(logging.WARNING, logger="lifebench.runner._experiment"):
+        got = _execute(exp, exp.units[0])
+    assert got.evaluation.reward == 1.0  # the unit is unaffected
+    warnings = [r for r in caplog.records if r.name == "lifebench.runner._experiment"]
+    assert [(r.levelno, r.getMessage()) for r in warnings] == [
+        (logging.WARNING, f"the vita suite's warm-up failed: {problem}")
+    ]
