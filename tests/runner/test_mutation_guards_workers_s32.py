@@ -19,7 +19,8 @@ from runner_fakes import outcome
 
 from lifebench import suites
 from lifebench.errors import FatalProviderError, InputError
-from lifebench.runner import WorkUnit, _workers
+from lifebench.runner import UnitStatus, WorkUnit, _workers
+from lifebench.runner._errors import RunStopped
 from lifebench.runner._units import PackedOutcome
 
 WAIT_S = 30.0  # a generous bound for what must happen (never reached when it works)
@@ -258,3 +259,131 @@ def test_a_fatal_error_stops_the_run_even_when_the_unit_is_reported_done_after_i
     assert str(caught.value) == "密钥已吊销 key revoked" and caught.value.status == 403
     assert sink.cancelled == [(unit, "run stopped: 密钥已吊销 key revoked")]
     assert sink.finished == []
+
+
+class ScriptedConn(FakeConn):
+    """The writer's end of a worker's pipe: the worker says it is ready, then its process dies
+    once it is handed a unit (the pipe ends)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reads = 0
+        self.unit_sent = threading.Event()
+
+    def send(self, message: tuple[Any, ...]) -> None:
+        super().send(message)
+        if message[0] in ("unit", "stop"):
+            self.unit_sent.set()
+
+    def close(self) -> None:
+        super().close()
+        self.unit_sent.set()
+
+    def recv(self) -> tuple[Any, ...]:
+        self.reads += 1
+        if self.reads == 1:
+            return ("ready",)
+        assert self.unit_sent.wait(WAIT_S)
+        raise EOFError
+
+
+@pytest.fixture
+def pump_threads(monkeypatch: pytest.MonkeyPatch) -> list[threading.Thread]:
+    """The pipe-forwarding threads the backend starts."""
+    started: list[threading.Thread] = []
+    real = threading.Thread
+
+    class Recorded(real):  # type: ignore[misc,valid-type]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            if kwargs.get("target") is _workers._pump:
+                started.append(self)
+
+    monkeypatch.setattr(threading, "Thread", Recorded)
+    return started
+
+
+def test_the_run_stops_when_its_only_worker_process_dies_with_units_left(
+    monkeypatch: pytest.MonkeyPatch, pump_threads: list[threading.Thread]
+) -> None:
+    conn, process = ScriptedConn(), FakeProcess()
+    monkeypatch.setattr(_workers, "_spawn", lambda index, factory, suite="": (process, conn))
+    units = [WorkUnit(f"t{i}", 0, i) for i in range(3)]
+    sink = RecordingSink(1)
+    backend = _workers.ProcessBackend(Factory(), 1, 1)
+    with pytest.raises(RunStopped) as caught:
+        asyncio.run(asyncio.wait_for(backend.run(units, SinkAdapter(sink)), WAIT_S))
+    assert str(caught.value) == (
+        "every worker process exited; 2 unit(s) did not run (re-run the same command to resume)"
+    )
+    (written,) = sink.finished
+    assert written.unit == units[0] and written.status is UnitStatus.INFRA_ERROR
+    assert written.error == "worker process 0 exited unexpectedly (exit code 0)"
+    # the pipe's reader is a daemon: a worker that never answers cannot keep the writer alive
+    (pump,) = pump_threads
+    assert pump.daemon
+    pump.join(WAIT_S)
+    assert not pump.is_alive()
+
+
+def test_units_in_flight_when_the_run_is_cancelled_are_noted_as_cancelled_while_running(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    started = threading.Event()
+
+    class Hanging:
+        async def execute(self, unit: WorkUnit) -> Any:
+            started.set()
+            await asyncio.sleep(3600)
+
+        async def aclose(self) -> None:
+            raise AssertionError("the writer's executor is closed by its owner")
+
+    monkeypatch.setattr(_workers, "_spawn", lambda *a: pytest.fail("no process is needed"))
+    units = [WorkUnit("a", 0, 1), WorkUnit("b", 0, 2), WorkUnit("c", 0, 3)]
+    sink = RecordingSink(2)
+
+    async def scenario() -> None:
+        backend = _workers.ProcessBackend(Factory(), 1, 2, local=Hanging())
+        task = asyncio.ensure_future(backend.run(units, SinkAdapter(sink)))
+        assert await asyncio.to_thread(started.wait, WAIT_S)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await asyncio.wait_for(task, WAIT_S)
+
+    asyncio.run(scenario())
+    assert sink.cancelled == [
+        (units[0], "cancelled while running"),
+        (units[1], "cancelled while running"),
+    ]
+    assert sink.finished == []
+
+
+class StopRefused(FakeConn):
+    """A worker process already gone: its pipe ends at once and refuses the stop."""
+
+    def send(self, message: tuple[Any, ...]) -> None:
+        if message[0] == "stop":
+            raise BrokenPipeError("the worker is gone")
+        super().send(message)
+
+    def recv(self) -> tuple[Any, ...]:
+        raise EOFError
+
+
+def test_a_worker_gone_before_the_stop_is_joined_ten_seconds_and_closed_quietly() -> None:
+    process, conn = FakeProcess(), StopRefused()
+    sink = RecordingSink(2)
+    backend = _workers.ProcessBackend(
+        Factory(),
+        2,
+        2,
+        local=Executor(),
+        pool=GivenPool([(process, conn)]),  # type: ignore[arg-type]
+    )
+    units = [WorkUnit("a", 0, 1), WorkUnit("b", 0, 2)]
+    asyncio.run(asyncio.wait_for(backend.run(units, SinkAdapter(sink)), WAIT_S))
+    assert sorted(p.unit.task_id for p in sink.finished) == ["a", "b"]  # the writer ran both
+    assert [m[0] for m in conn.sent] == ["factory"]
+    # joined when its pipe ended and again when the run stopped: ten seconds each, never forever
+    assert process.joins == [10.0, 10.0] and conn.closed == 1
