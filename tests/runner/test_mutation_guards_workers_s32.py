@@ -387,3 +387,12 @@ def test_a_worker_gone_before_the_stop_is_joined_ten_seconds_and_closed_quietly(
     assert [m[0] for m in conn.sent] == ["factory"]
     # joined when its pipe ended and again when the run stopped: ten seconds each, never forever
     assert process.joins == [10.0, 10.0] and conn.closed == 1
+
+
+@pytest.mark.parametrize(("workers", "concurrency"), [(0, 1), (1, 0), (-1, 4)])
+def test_a_backend_of_no_workers_or_no_concurrency_is_refused_saying_both_must_be_positive(
+    workers: int, concurrency: int
+) -> None:
+    with pytest.raises(ValueError) as caught:
+        _workers.ProcessBackend(Factory(), workers, concurrency)
+    assert str(caught.value) == "workers and concurrency must be at least 1"
