@@ -5,6 +5,7 @@ process that has not written its lease yet."""
 from __future__ import annotations
 
 import os
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -95,3 +96,71 @@ def test_a_replaced_store_file_stops_the_writer_with_what_to_do(tmp_path: Path) 
         "before are in the file that was replaced (restore it if you can); re-run the same "
         "command to resume from what the run directory holds"
     )
+
+
+WRITES = {
+    "registering units": lambda store, unit: store.pending_units([unit]),
+    "saving a finished unit": lambda store, unit: store.record(
+        unit, simulation(unit), evaluation(0.5)
+    ),
+    "logging a cancelled unit": lambda store, unit: store.record_cancelled(unit),
+    "saving an evaluation": lambda store, unit: store.record_evaluation(
+        unit.task_id, unit.trial, evaluation(0.25)
+    ),
+    "logging a grading": lambda store, unit: store.begin_grading("eval", {"judge": "j"}, 1),
+    "logging the end of a grading": lambda store, unit: store.finish_grading(1, 1, 0),
+}
+
+
+@pytest.mark.parametrize("what", sorted(WRITES), ids=lambda w: w.replace(" ", "-"))
+def test_a_write_blocked_by_another_process_names_what_it_was_doing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, what: str
+) -> None:
+    monkeypatch.setattr(_store, "BUSY_TIMEOUT_MS", 50)  # a blocked write gives up after 50 ms
+    unit = units()[0]
+    with RunStore.open(tmp_path, CONFIG, CONFIG_HASH, TASKS) as store:
+        store.pending_units([unit])
+        store.record(unit, simulation(unit), evaluation(1.0))
+        store.begin_grading("eval", {"judge": "j"}, 1)
+        other = sqlite3.connect(tmp_path / STORE_FILENAME, isolation_level=None)
+        try:
+            other.execute("BEGIN IMMEDIATE")  # another process writing (by hand, say)
+            with pytest.raises(StoreError) as info:
+                WRITES[what](store, unit)
+            other.execute("ROLLBACK")
+        finally:
+            other.close()
+        action = "logging a grading" if what.startswith("logging the end") else what
+        assert str(info.value) == (
+            f"{tmp_path / STORE_FILENAME} stayed locked by another process while {action} "
+            "(database is locked); try again"
+        )
+        assert [r.attempts for r in store.results()] == [1]  # nothing of the refused write
+
+
+@pytest.mark.parametrize("opening", [True, False], ids=["open", "read"])
+def test_a_foreign_database_with_a_run_meta_table_is_refused_naming_the_step(
+    tmp_path: Path, opening: bool
+) -> None:
+    conn = sqlite3.connect(tmp_path / STORE_FILENAME)
+    conn.execute("CREATE TABLE run_meta (id INTEGER PRIMARY KEY, name TEXT)")  # not lifebench's
+    conn.commit()
+    conn.close()
+    with pytest.raises(StoreError) as info:
+        if opening:
+            RunStore.open(tmp_path, CONFIG, CONFIG_HASH, TASKS)
+        else:
+            RunStore.read(tmp_path)
+    action = "opening the run store" if opening else "reading the run store"
+    assert str(info.value) == (
+        f"{tmp_path / STORE_FILENAME}: {action} failed (OperationalError: no such column: "
+        "config_json)"
+    )
+
+
+def test_a_writer_opened_by_read_is_named_lifebench_eval_by_default(tmp_path: Path) -> None:
+    RunStore.open(tmp_path, CONFIG, CONFIG_HASH, TASKS).close()
+    with RunStore.read(tmp_path, write=True), pytest.raises(StoreInUseError) as info:
+        RunStore.open(tmp_path, CONFIG, CONFIG_HASH, TASKS)
+    assert f"(pid {os.getpid()} on host " in str(info.value)
+    assert "(lifebench eval, since " in str(info.value)
