@@ -14,6 +14,7 @@ from runner_fakes import CONFIG, CONFIG_HASH, TASKS, evaluation, simulation, uni
 from lifebench.messages import UserMessage
 from lifebench.runner import STORE_FILENAME, RunStore, _lease, _store
 from lifebench.runner._errors import StoreError, StoreInUseError
+from lifebench.runner._schema import SCHEMA_VERSION
 
 
 def test_a_run_directory_that_cannot_be_locked_is_explained(
@@ -164,3 +165,62 @@ def test_a_writer_opened_by_read_is_named_lifebench_eval_by_default(tmp_path: Pa
         RunStore.open(tmp_path, CONFIG, CONFIG_HASH, TASKS)
     assert f"(pid {os.getpid()} on host " in str(info.value)
     assert "(lifebench eval, since " in str(info.value)
+
+
+def _session_notes(run_dir: Path) -> list[str | None]:
+    conn = sqlite3.connect(run_dir / STORE_FILENAME)
+    try:
+        return [r[0] for r in conn.execute("SELECT notes FROM sessions ORDER BY id")]
+    finally:
+        conn.close()
+
+
+def test_a_resume_lists_the_lease_taken_over_first_and_stores_every_note(tmp_path: Path) -> None:
+    store = RunStore.open(tmp_path, CONFIG, CONFIG_HASH, TASKS)
+    store._heartbeat.stop()  # type: ignore[union-attr]
+    store._lease = None  # killed: its lease row stays behind …
+    store._conn.close()
+    os.close(store._lock_fd)  # type: ignore[arg-type]
+    conn = sqlite3.connect(tmp_path / STORE_FILENAME)
+    with conn:  # … as if written by a machine that stopped beating long ago
+        conn.execute("UPDATE writer_lease SET host = 'ghost-host', boot_id = '', heartbeat_at = 0")
+    (acquired,) = conn.execute("SELECT acquired_at FROM writer_lease").fetchone()
+    pid = conn.execute("SELECT pid FROM writer_lease").fetchone()[0]
+    conn.close()
+    more_trials = {**CONFIG, "trials": 3}  # outside the hash: accepted with a note
+    with RunStore.open(tmp_path, more_trials, CONFIG_HASH, {**TASKS, "t4": "h4"}) as resumed:
+        notes = resumed.notes
+        assert resumed.config() == more_trials and resumed.meta.config == more_trials
+    assert notes == [
+        f"took over the writer lease of pid {pid} on host ghost-host (lifebench run, since "
+        f"{acquired}), which is no longer running",
+        "changed without affecting results: trials: 2 -> 3",
+        "1 task(s) added to the run: t4",
+    ]
+    assert _session_notes(tmp_path) == [None, "\n".join(notes)]
+
+
+def test_a_resume_under_newer_hash_rules_takes_the_new_hash(tmp_path: Path) -> None:
+    RunStore.open(tmp_path, CONFIG, "old-rules-hash", TASKS).close()
+    with RunStore.open(
+        tmp_path, CONFIG, "new-rules-hash", TASKS, rehash=lambda config: "new-rules-hash"
+    ) as store:
+        assert store.meta.config_hash == "new-rules-hash"
+        assert store.notes == []
+    with RunStore.read(tmp_path) as reader:
+        assert reader.meta.config_hash == "new-rules-hash"
+    assert _session_notes(tmp_path) == [None, None]
+
+
+def test_a_resumed_store_of_an_older_schema_reports_the_current_one(tmp_path: Path) -> None:
+    RunStore.open(tmp_path, CONFIG, CONFIG_HASH, TASKS).close()
+    conn = sqlite3.connect(tmp_path / STORE_FILENAME)
+    with conn:
+        conn.execute("UPDATE run_meta SET schema_version = ?", (SCHEMA_VERSION - 1,))
+    conn.close()
+    with RunStore.read(tmp_path) as reader:
+        assert reader.meta.schema_version == SCHEMA_VERSION - 1
+    with RunStore.open(tmp_path, CONFIG, CONFIG_HASH, TASKS) as store:
+        assert store.meta.schema_version == SCHEMA_VERSION
+    with RunStore.read(tmp_path) as reader:
+        assert reader.meta.schema_version == SCHEMA_VERSION
