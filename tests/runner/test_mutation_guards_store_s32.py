@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 from runner_fakes import CONFIG, CONFIG_HASH, TASKS, evaluation, simulation, units
@@ -14,6 +15,7 @@ from runner_fakes import CONFIG, CONFIG_HASH, TASKS, evaluation, simulation, uni
 from lifebench.messages import UserMessage
 from lifebench.runner import STORE_FILENAME, RunStore, _lease, _store
 from lifebench.runner._errors import StoreError, StoreInUseError
+from lifebench.runner._provenance import Provenance
 from lifebench.runner._schema import SCHEMA_VERSION
 
 
@@ -224,3 +226,65 @@ def test_a_resumed_store_of_an_older_schema_reports_the_current_one(tmp_path: Pa
         assert store.meta.schema_version == SCHEMA_VERSION
     with RunStore.read(tmp_path) as reader:
         assert reader.meta.schema_version == SCHEMA_VERSION
+
+
+# What each read asks of the store, the action its error names, and the table broken under it
+# (by hand, from another connection: a table dropped, or replaced by one lacking a column).
+READS: dict[str, tuple[str, str, Any]] = {
+    "results": ("reading results", "DROP TABLE units", lambda s: s.results()),
+    "failed_gradings": ("reading the gradings", "DROP TABLE units", lambda s: s.failed_gradings()),
+    "attempt_log": ("reading the attempt log", "DROP TABLE attempts", lambda s: s.attempt_log()),
+    "transcript": (
+        "reading recorded model calls",
+        "DROP TABLE attempts",
+        lambda s: s.transcript("t1", 0),
+    ),
+    "run_tools": (
+        "reading recorded tools",
+        "DROP TABLE run_tools; CREATE TABLE run_tools (first_task TEXT)",
+        lambda s: s.run_tools(),
+    ),
+    "task_data": ("reading task data", "DROP TABLE task_data", lambda s: s.task_data()),
+    "tasks": ("reading tasks", "DROP TABLE tasks", lambda s: s.tasks()),
+    "provenance": (
+        "reading the sessions",
+        "DROP TABLE sessions; CREATE TABLE sessions (provenance_json TEXT)",
+        lambda s: s.provenance(),
+    ),
+    "grading": ("reading the grading log", "DROP TABLE attempts", lambda s: s.grading()),
+    "facts": ("reading the grading log", "DROP TABLE attempts", lambda s: s.facts()),
+}
+
+
+@pytest.mark.parametrize("read", sorted(READS))
+def test_a_read_of_a_broken_table_names_the_store_and_what_it_was_reading(
+    tmp_path: Path, read: str
+) -> None:
+    action, damage, call = READS[read]
+    unit = units()[0]
+    with RunStore.open(tmp_path, CONFIG, CONFIG_HASH, TASKS, {"t1": '{"id": "t1"}'}) as store:
+        store.begin_grading("run", {"evaluator": "state"}, 1)
+        store.pending_units([unit])
+        store.record(unit, simulation(unit), evaluation(1.0))
+    conn = sqlite3.connect(tmp_path / STORE_FILENAME, isolation_level=None)
+    conn.executescript(f"PRAGMA foreign_keys=OFF; {damage};")
+    conn.close()
+    with RunStore.read(tmp_path) as reader, pytest.raises(StoreError) as info:
+        call(reader)
+    message = str(info.value)
+    assert message.startswith(f"{tmp_path / STORE_FILENAME}: {action} failed (OperationalError: ")
+    assert "no such " in message
+
+
+def test_the_provenance_of_a_run_is_its_latest_sessions(tmp_path: Path) -> None:
+    first = Provenance(lifebench_version="1.0", graders={"state": "g:1"})
+    second = Provenance(lifebench_version="2.0", graders={"state": "g:2"})
+    third = Provenance(lifebench_version="3.0", graders={"state": "g:3"})
+    for provenance in (first, None, second, third):
+        RunStore.open(tmp_path, CONFIG, CONFIG_HASH, TASKS, provenance=provenance).close()
+    with RunStore.read(tmp_path) as reader:
+        assert reader.provenance() == third
+        assert reader._sessions() == [first, None, second, third]
+    RunStore.open(tmp_path, CONFIG, CONFIG_HASH, TASKS).close()  # a session that records none
+    with RunStore.read(tmp_path) as reader:
+        assert reader.provenance() is None
