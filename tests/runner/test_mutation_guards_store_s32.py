@@ -288,3 +288,78 @@ def test_the_provenance_of_a_run_is_its_latest_sessions(tmp_path: Path) -> None:
     RunStore.open(tmp_path, CONFIG, CONFIG_HASH, TASKS).close()  # a session that records none
     with RunStore.read(tmp_path) as reader:
         assert reader.provenance() is None
+
+
+def _graded_store(run_dir: Path) -> None:
+    """t1#0 graded before any grading was logged; t1#1 and t2#0 graded by an unfinished run
+    grading (t1#1 the first attempt it logged); t1#1 graded again by a finished re-grade."""
+    before, first, second = units()[0], units()[1], units()[2]
+    with RunStore.open(run_dir, CONFIG, CONFIG_HASH, TASKS) as store:
+        store.pending_units([before, first, second])
+        store.record(before, simulation(before), evaluation(1.0))
+        store.begin_grading(
+            "run",
+            {"evaluator": "state", "bases": ["state"]},
+            3,
+            Provenance(lifebench_version="1.0", graders={"state": "g:1"}),
+        )
+        store.record(first, simulation(first), evaluation(0.0))
+        store.record(second, simulation(second), evaluation(1.0))
+        regrade = store.begin_grading(
+            "eval",
+            {"evaluator": "judge", "bases": ["state"]},
+            1,
+            Provenance(lifebench_version="1.0", graders={"state": "g:2"}),
+        )
+        store.record_evaluation(first.task_id, first.trial, evaluation(1.0))
+        store.finish_grading(regrade, 1, 0)
+
+
+def test_each_stored_evaluation_is_attributed_to_the_grading_that_logged_it(
+    tmp_path: Path,
+) -> None:
+    _graded_store(tmp_path)
+    with RunStore.read(tmp_path) as reader:
+        assert reader.grading() == {
+            "parts": [
+                {
+                    "evaluator": "judge",
+                    "bases": ["state"],
+                    "source": "eval",
+                    "simulations": 1,
+                    "to_grade": 1,
+                    "interrupted": False,
+                },
+                {
+                    "evaluator": "state",
+                    "bases": ["state"],
+                    "source": "run",
+                    "simulations": 1,
+                    "to_grade": 3,
+                    "interrupted": False,  # a run's grading is never 'interrupted'
+                },
+                {"source": "unknown", "simulations": 1, "interrupted": False},
+            ],
+            "mixed": True,
+        }
+        facts = reader.facts()
+    assert facts.graders == {"state": ["g:1", "g:2"]} and facts.mixed
+
+
+def test_gradings_of_a_store_without_their_provenance_column_are_still_attributed(
+    tmp_path: Path,
+) -> None:
+    _graded_store(tmp_path)
+    conn = sqlite3.connect(tmp_path / STORE_FILENAME)
+    conn.execute("ALTER TABLE gradings DROP COLUMN provenance_json")  # as written before it
+    conn.commit()
+    conn.close()
+    with RunStore.read(tmp_path) as reader:
+        parts = reader.grading()["parts"]  # type: ignore[index]
+        facts = reader.facts()
+    assert [(p["source"], p["simulations"]) for p in parts] == [
+        ("eval", 1),
+        ("run", 1),
+        ("unknown", 1),
+    ]
+    assert facts.graders == {"state": []} and facts.mixed
