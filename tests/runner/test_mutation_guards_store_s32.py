@@ -363,3 +363,27 @@ def test_gradings_of_a_store_without_their_provenance_column_are_still_attribute
         ("unknown", 1),
     ]
     assert facts.graders == {"state": []} and facts.mixed
+
+
+def test_a_refused_writer_waits_at_most_a_second_to_read_who_holds_the_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    RunStore.open(tmp_path, CONFIG, CONFIG_HASH, TASKS).close()
+    connect = sqlite3.connect
+    opened: list[tuple[str, dict[str, Any]]] = []
+
+    def spy(database: Any, *args: Any, **kwargs: Any) -> sqlite3.Connection:
+        opened.append((str(database), kwargs))
+        return connect(database, *args, **kwargs)
+
+    fd = _lease.lock_directory(tmp_path)
+    assert fd is not None
+    try:
+        monkeypatch.setattr(_store.sqlite3, "connect", spy)
+        with pytest.raises(StoreInUseError):
+            RunStore.open(tmp_path, CONFIG, CONFIG_HASH, TASKS)
+    finally:
+        monkeypatch.undo()
+        os.close(fd)
+    # read-only, so that the refused writer never creates or changes the holder's file
+    assert opened == [(f"file:{tmp_path / STORE_FILENAME}?mode=ro", {"uri": True, "timeout": 1})]
