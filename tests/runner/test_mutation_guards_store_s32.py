@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -387,3 +388,59 @@ def test_a_refused_writer_waits_at_most_a_second_to_read_who_holds_the_directory
         os.close(fd)
     # read-only, so that the refused writer never creates or changes the holder's file
     assert opened == [(f"file:{tmp_path / STORE_FILENAME}?mode=ro", {"uri": True, "timeout": 1})]
+
+
+def test_a_writer_opened_by_read_holds_the_directory_even_without_its_lease_row(
+    tmp_path: Path,
+) -> None:
+    RunStore.open(tmp_path, CONFIG, CONFIG_HASH, TASKS).close()
+    with RunStore.read(tmp_path, write=True):
+        conn = sqlite3.connect(tmp_path / STORE_FILENAME)
+        with conn:
+            conn.execute("DELETE FROM writer_lease")  # removed by hand
+        conn.close()
+        with pytest.raises(StoreInUseError) as info:
+            RunStore.open(tmp_path, CONFIG, CONFIG_HASH, TASKS)
+    assert str(info.value) == (
+        f"{tmp_path} is in use by another lifebench process; wait for it to finish or use "
+        "another run directory"
+    )
+
+
+@pytest.mark.parametrize("opening", [True, False], ids=["open", "read-write"])
+def test_a_damaged_store_releases_the_directory_lock(tmp_path: Path, opening: bool) -> None:
+    (tmp_path / STORE_FILENAME).write_bytes(b"not a database, not even close " * 40)
+    with pytest.raises(StoreError):
+        if opening:
+            RunStore.open(tmp_path, CONFIG, CONFIG_HASH, TASKS)
+        else:
+            RunStore.read(tmp_path, write=True)
+    fd = _lease.lock_directory(tmp_path)  # free again: nobody holds it
+    assert fd is not None
+    os.close(fd)
+
+
+@pytest.mark.parametrize("opening", [True, False], ids=["open", "read-write"])
+def test_a_live_lease_of_another_machine_is_refused_naming_the_directory(
+    tmp_path: Path, opening: bool
+) -> None:
+    RunStore.open(tmp_path, CONFIG, CONFIG_HASH, TASKS).close()
+    conn = sqlite3.connect(tmp_path / STORE_FILENAME)
+    with conn:  # a writer on another machine (no OS lock here), beating just now
+        conn.execute(
+            "INSERT INTO writer_lease (id, token, pid, host, boot_id, pid_start, command, "
+            "acquired_at, heartbeat_at) VALUES (1, 'x', 4242, 'other-host', 'b', '1', "
+            "'lifebench run', '2025-01-01T00:00:00+00:00', ?)",
+            (time.time() + 3600,),
+        )
+    conn.close()
+    with pytest.raises(StoreInUseError) as info:
+        if opening:
+            RunStore.open(tmp_path, CONFIG, CONFIG_HASH, TASKS)
+        else:
+            RunStore.read(tmp_path, write=True)
+    assert str(info.value) == (
+        f"{tmp_path} is in use by another lifebench process (pid 4242 on host other-host "
+        "(lifebench run, since 2025-01-01T00:00:00+00:00)); wait for it to finish or use "
+        "another run directory"
+    )
