@@ -1,0 +1,98 @@
+"""Mutation guards for ``runner/_sweep.py`` (s32): the pooled groups of a combined report lead
+with the number ``--headline`` picks, as every cell's row does."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from lifebench.cli import app
+from lifebench.metrics import OfficialComparison
+from lifebench.metrics._official import ScorePair
+from lifebench.runner._sweep import _score, combined_report, expand, load_sweep
+
+ROW = {"time": "2025-10-24 10:00", "query": "明天成都到重庆的高铁", "context": ""}
+
+
+def _travel_sweep(tmp_path: Path) -> Path:
+    specs = {
+        "single": ("single_turn.jsonl", 3, {}),
+        "multi": ("multi_turn.jsonl", 2, {"user_profile": "一位旅客"}),
+        "unsolvable": ("unsolve.jsonl", 4, {"missing_tool": True}),
+    }
+    grid = []
+    for subset, (name, n, extra) in specs.items():
+        path = tmp_path / name
+        rows = [{**ROW, "trace_id": f"{subset}-{i}", **extra} for i in range(n)]
+        path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows), "utf-8")
+        grid.append(f"    - {{name: {subset}, subset: {subset}, tasks_file: '{path}'}}")
+    sweep = tmp_path / "sweep.yaml"
+    sweep.write_text(
+        "name: travel\nbase:\n  suite: travel\ngrid:\n  split:\n"
+        + "\n".join(grid)
+        + "\ncombine: [split]\n",
+        encoding="utf-8",
+    )
+    return sweep
+
+
+def test_a_pooled_groups_score_follows_the_official_headline(tmp_path: Path) -> None:
+    sweep = _travel_sweep(tmp_path)
+    out = tmp_path / "out"
+    args = ["sweep", str(sweep), "--out", str(out), "--quiet", "--headline", "official"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.stderr
+    report = json.loads((out / "sweep.json").read_text(encoding="utf-8"))
+    assert report["headline"] == "official"
+    (group,) = report["combined"]
+    score = group["score"]
+    assert score["headline"] == "official"  # the pooled number that leads is named
+    assert (score["metric"], score["official"]) == ("overall", 88.19)  # printed with 2 decimals
+    assert score["value"] != score["lifebench"]  # 88.1944…: the official number leads
+    assert (score["value"], score["interval"]) == (score["official"], score["official_ci"])
+    for cell in report["cells"]:  # the cells agree with their group
+        assert cell["score"]["headline"] == "official"
+
+
+def test_a_rows_score_repeats_the_comparisons_headline_pair_as_written(tmp_path: Path) -> None:
+    sweep = _travel_sweep(tmp_path)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["sweep", str(sweep), "--out", str(out), "--quiet"])
+    assert result.exit_code == 0, result.stderr
+    spec = load_sweep(sweep)
+    report = combined_report(spec, expand(spec), out)
+    rows = [*report["cells"], *report["combined"]]
+    assert len(rows) == 4  # three subset cells and their pooled group
+    for row in rows:
+        (first, *_) = row["comparison"]["pairs"]
+        if "cell" in row:  # a cell's pair has an interval: a list in the JSON form
+            assert first["lifebench_ci"] is not None
+        # the score holds the headline pair in the same (JSON) form as the comparison beside it
+        assert {k: row["score"][k] for k in first} == first
+
+
+@pytest.mark.parametrize("headline", ["official", "lifebench"])
+def test_a_rows_score_takes_the_value_and_interval_of_its_headline(headline: str) -> None:
+    pair = ScorePair(
+        metric="overall",
+        label="总分 overall (0–100)",
+        lifebench=88.194,
+        official=88.19,
+        lifebench_ci=(80.5, 94.25),
+        official_ci=(80.0, 94.0),
+        scale="points",
+    )
+    comparison = OfficialComparison(reference="TravelBench", pairs=[pair], units=9)
+    score = _score(comparison, headline)["score"]  # type: ignore[arg-type]
+    want = (88.19, (80.0, 94.0)) if headline == "official" else (88.194, (80.5, 94.25))
+    assert (score["headline"], score["value"], tuple(score["interval"])) == (headline, *want)
+
+
+def test_an_unavailable_comparison_gives_a_null_score_and_no_comparison_no_fields() -> None:
+    empty = OfficialComparison(reference="VitaBench", available=False, reason="无官方数字")
+    row = _score(empty, "official")
+    assert row["score"] is None and row["comparison"]["reason"] == "无官方数字"
+    assert _score(None, "official") == {}
