@@ -96,3 +96,54 @@ def test_an_unavailable_comparison_gives_a_null_score_and_no_comparison_no_field
     row = _score(empty, "official")
     assert row["score"] is None and row["comparison"]["reason"] == "无官方数字"
     assert _score(None, "official") == {}
+
+
+HEADLINE_KEYS = (
+    "n_tasks",
+    "n_simulations",
+    "n_scored",
+    "n_errors",
+    "n_rejected",
+    "n_pending",
+    "max_k",
+    "avg_reward",
+    "avg_at_k",
+    "pass_at_k",
+    "pass_hat_k",
+    "ci95",
+    "warnings",
+)
+
+
+def test_every_row_carries_the_headline_numbers_of_its_report(tmp_path: Path) -> None:
+    sweep = tmp_path / "s.yaml"
+    sweep.write_text(
+        "name: g\nbase: {num_tasks: 2}\ngrid:\n  trials: [1, 2]\ncombine: [trials]\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["sweep", str(sweep), "--out", str(out), "--quiet"])
+    assert result.exit_code == 0, result.stderr
+    report = json.loads((out / "sweep.json").read_text(encoding="utf-8"))
+    for row in report["cells"]:
+        # a cell's row: its labels, the headline numbers of its own report.json, the grading
+        # its store logged and the official comparison
+        assert set(row) == {"cell", "labels", "grading", "score", "comparison", *HEADLINE_KEYS}
+        own = json.loads((out / row["cell"] / "report.json").read_text(encoding="utf-8"))
+        assert {k: row[k] for k in HEADLINE_KEYS} == {k: own[k] for k in HEADLINE_KEYS}
+        assert row["grading"] == own["grading"] and row["grading"]["parts"]
+    counts = [
+        (r["n_tasks"], r["n_simulations"], r["n_scored"], r["max_k"]) for r in report["cells"]
+    ]
+    assert counts == [(2, 2, 2, 1), (2, 4, 4, 2)]
+    (group,) = report["combined"]
+    assert set(group) == {"group", "labels", "pooled", "score", "comparison", *HEADLINE_KEYS}
+    # the pooled units keep their cell in their task id: 2 + 2 tasks, 2 + 4 simulations
+    pooled = (group["n_tasks"], group["n_simulations"], group["n_scored"], group["max_k"])
+    assert pooled == (4, 6, 6, 1)
+    assert (group["n_errors"], group["n_rejected"], group["n_pending"]) == (0, 0, 0)
+    assert group["avg_reward"] == 1.0 and group["pass_hat_k"] == {"1": 1.0}
+    assert group["avg_at_k"] == group["pass_at_k"] == {"1": 1.0}
+    assert group["ci95"]["avg_at_k"] == {"1": [1.0, 1.0]}
+    (warning,) = group["warnings"]
+    assert "trials-1/GEN-delivery-0-0" in warning and "k is limited to 1" in warning
