@@ -1,0 +1,297 @@
+"""Mutation guards for ``runner/_regrade.py`` (s32): what ``lifebench eval`` grades again, what
+it counts, and what it says when it cannot.
+
+A re-grade grades the done units only (a unit left by an infrastructure error is counted as
+skipped), counts the new evaluations that failed, shows one progress tick per graded unit, and
+refuses, with the unit, the option or the missing task named: a trajectory too deep to grade,
+``--rejudge 0``, a store without the task data of a done unit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lifebench.errors import InputError, LifebenchError
+from lifebench.messages import AssistantMessage, Message, ToolCall
+from lifebench.models import ModelCache, ModelFactory, ScriptedModel
+from lifebench.runner import Progress, RunStore
+from lifebench.runner._experiment import run_experiment
+from lifebench.runner._regrade import regrade
+from lifebench.runner._units import WorkUnit
+from lifebench.suites import make_run_options
+
+RUBRIC = {"evaluator": "rubric", "judge_model": "judge"}
+
+
+def _agent(messages: Sequence[Message], tools: Any) -> AssistantMessage:
+    if not any(m.role == "tool" for m in messages):
+        return AssistantMessage(
+            content="",
+            tool_calls=[ToolCall(id="c1", name="get_user_all_orders", arguments="{}")],
+        )
+    return AssistantMessage(content="Here are your orders. ###STOP###")
+
+
+def _judge(messages: Sequence[Message], tools: Any) -> str:
+    block = re.search(r"<current_rubrics>\n(.*)\n</current_rubrics>", messages[-1].content, re.S)
+    keys = list(json.loads(block.group(1))) if block else []
+    return json.dumps(
+        [{"rubric_key": k, "meetExpectation": True, "justification": "[2]"} for k in keys]
+    )
+
+
+def _factory(judge: Any = _judge) -> ModelFactory:
+    factory = ModelFactory()
+    factory.register("agent", ScriptedModel([_agent], repeat_last=True, name="agent"))
+    factory.register("user", ScriptedModel(["Show my orders."], repeat_last=True, name="user"))
+    factory.register("judge", ScriptedModel([judge], repeat_last=True, name="judge"))
+    return factory
+
+
+def _run(out: Path, num_tasks: int = 2) -> None:
+    options = make_run_options(
+        {
+            "task_set": "demo",
+            "num_tasks": num_tasks,
+            "agent_model": "agent",
+            "user_model": "user",
+            "judge_model": "judge",
+            "evaluator": "both",
+            "out": str(out),
+            "concurrency": 2,
+            "quiet": True,
+        }
+    )
+    asyncio.run(run_experiment(options, models=_factory(), progress=Progress(quiet=True)))
+
+
+def _eval(out: Path, judge: Any = _judge, **kwargs: Any) -> Any:
+    return asyncio.run(regrade(out, dict(RUBRIC), models=_factory(judge), **kwargs))
+
+
+def test_only_done_units_are_graded_and_the_rest_counted_as_skipped(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    _run(out, num_tasks=3)
+    with RunStore.read(out, write=True) as store:
+        first, *_ = sorted(store.results(), key=lambda r: r.task_id)
+        unit = WorkUnit(first.task_id, first.trial, first.seed)
+        store.record(unit, first.simulation, None, "provider down (503)", infra=True)
+    progress = Progress(quiet=True)
+    summary = _eval(out, progress=progress)
+    assert (summary.graded, summary.errors, summary.skipped) == (2, 0, 1)
+    assert summary.no_judge is False
+    counts = progress.counts
+    assert (counts.total, counts.finished, counts.failed) == (2, 2, 0)
+    with RunStore.read(out) as store:
+        by_task = {r.task_id: r for r in store.results()}
+    assert by_task[first.task_id].status == "infra_error"  # not graded, not turned into done
+    assert by_task[first.task_id].evaluation is None
+
+
+def test_a_judge_that_cannot_be_read_is_counted_once_per_unit(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    _run(out)
+    progress = Progress(quiet=True)
+    summary = _eval(out, judge="我无法评估这段对话。 I cannot rate this.", progress=progress)
+    assert (summary.graded, summary.errors, summary.skipped) == (2, 2, 0)
+    counts = progress.counts
+    assert (counts.total, counts.finished, counts.failed) == (2, 2, 2)
+    with RunStore.read(out) as store:
+        assert all(r.evaluation.error for r in store.results())
+
+
+def test_a_trajectory_too_deep_to_grade_names_its_unit_and_the_remedy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lifebench.runner import _regrade
+
+    out = tmp_path / "run"
+    _run(out, num_tasks=1)
+    with RunStore.read(out) as store:
+        (record,) = store.results()
+
+    async def too_deep(*args: object, **kwargs: object) -> object:
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(_regrade, "evaluate", too_deep)
+    with pytest.raises(LifebenchError) as caught:
+        _eval(out)
+    assert str(caught.value) == (
+        f"unit {record.task_id}#{record.trial}: its trajectory is nested too deeply to grade "
+        "(hundreds of levels of JSON, e.g. in a tool call's arguments); re-run that unit "
+        "(lifebench run) before grading"
+    )
+
+
+@pytest.mark.parametrize("gradings", [0, -2])
+def test_rejudge_below_one_is_refused_naming_the_option(tmp_path: Path, gradings: int) -> None:
+    out = tmp_path / "run"
+    _run(out, num_tasks=1)
+    with pytest.raises(InputError) as caught:
+        _eval(out, rejudge=gradings)
+    assert caught.value.field == "--rejudge"
+    assert f"--rejudge must be at least 1, got {gradings}" in str(caught.value)
+    db = sqlite3.connect(out / "run.sqlite")  # refused before a grading was logged
+    try:
+        assert db.execute("SELECT source FROM gradings").fetchall() == [("run",)]
+    finally:
+        db.close()
+
+
+def test_a_store_without_a_done_units_task_data_is_refused_naming_the_tasks(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "run"
+    _run(out, num_tasks=6)
+    with RunStore.read(out) as store:
+        ids = sorted({r.task_id for r in store.results()})
+    assert len(ids) == 6  # one more than the message names
+    db = sqlite3.connect(out / "run.sqlite")
+    try:
+        with db:
+            db.execute("DELETE FROM task_data")
+    finally:
+        db.close()
+    with pytest.raises(InputError) as caught:
+        _eval(out)
+    assert str(caught.value) == (
+        f"file {out}: the run store holds no task data for {', '.join(ids[:5])}; it was created "
+        "by an older lifebench — re-run it to re-grade"
+    )
+
+
+def test_by_default_a_regrade_records_its_judge_calls_and_grades_once(tmp_path: Path) -> None:
+    from lifebench.evaluation._rejudge import replicate_count
+
+    out = tmp_path / "run"
+    _run(out, num_tasks=1)
+    summary = _eval(out)
+    assert summary.no_judge is False
+    with RunStore.read(out) as store:
+        (record,) = store.results()
+        transcript = store.transcript(record.task_id, record.trial)
+    assert replicate_count(record.evaluation) == 0  # --rejudge 1: no extra grading
+    judged = [c.source for c in transcript.calls if c.call.basis == "rubric"]
+    assert judged == ["regrade"]  # the new judge call is stored with the evaluation
+
+
+def test_by_default_eight_units_are_graded_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lifebench.runner import _regrade
+
+    out = tmp_path / "run"
+    options = make_run_options(
+        {
+            "task_set": "demo",
+            "num_tasks": 5,
+            "trials": 2,
+            "agent_model": "agent",
+            "user_model": "user",
+            "judge_model": "judge",
+            "evaluator": "both",
+            "out": str(out),
+            "concurrency": 2,
+            "quiet": True,
+        }
+    )
+    asyncio.run(run_experiment(options, models=_factory(), progress=Progress(quiet=True)))
+    real = _regrade.evaluate
+    inflight: list[int] = [0]
+    most: list[int] = [0]
+
+    async def counting(*args: Any, **kwargs: Any) -> Any:
+        inflight[0] += 1
+        most[0] = max(most[0], inflight[0])
+        for _ in range(20):  # yield: every unit the semaphore admits gets to start
+            await asyncio.sleep(0)
+        try:
+            return await real(*args, **kwargs)
+        finally:
+            inflight[0] -= 1
+
+    monkeypatch.setattr(_regrade, "evaluate", counting)
+    summary = _eval(out)
+    assert (summary.graded, summary.errors) == (10, 0)
+    assert most[0] == 8
+
+
+def _models_file(path: Path, name: str) -> Path:
+    path.write_text(
+        json.dumps({"models": {name: {"model": "m", "base_url": "http://127.0.0.1:9/v1"}}}),
+        encoding="utf-8",
+    )
+    return path
+
+
+def _regrade_options(run_dir: Path, **extra: Any) -> Any:
+    return make_run_options({"out": str(run_dir), **extra})
+
+
+@pytest.mark.parametrize("with_file", [False, True], ids=["no models file", "models file"])
+def test_failed_gradings_use_the_runs_cache_asking_again_and_keeping_the_new_answer(
+    tmp_path: Path, with_file: bool
+) -> None:
+    from lifebench.runner._experiment import CACHE_FILENAME
+    from lifebench.runner._regrade import refreshing_models
+
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    failed = AssistantMessage(content="无法评分 / cannot rate")
+    fixed = AssistantMessage(content='[{"rubric_key": "r1", "meetExpectation": true}]')
+
+    async def scenario() -> tuple[Any, Any]:
+        with ModelCache(run_dir / CACHE_FILENAME) as cache:  # the run's failed judge answer
+            await cache.put("k1", "judge", failed)
+            await cache.flush()
+        if with_file:
+            models = _models_file(tmp_path / "models.json", "judge")
+            fresh = refreshing_models(run_dir, _regrade_options(run_dir), str(models))
+            assert set(fresh.config.models) == {"judge"}
+        else:
+            fresh = refreshing_models(run_dir, _regrade_options(run_dir))
+            assert fresh.config.models == {}
+        assert fresh.cache is not None
+        asked = await fresh.cache.get("k1")  # the failed answer is never served again
+        await fresh.cache.put("k1", "judge", fixed)  # the fresh answer replaces it
+        await fresh.aclose()
+        with ModelCache(run_dir / CACHE_FILENAME) as cache:
+            return asked, await cache.get("k1")
+
+    asked, stored = asyncio.run(scenario())
+    assert asked is None
+    assert stored is not None and stored.content == fixed.content
+
+
+def test_without_the_cache_failed_gradings_write_no_cache_file(tmp_path: Path) -> None:
+    from lifebench.runner._experiment import CACHE_FILENAME
+    from lifebench.runner._regrade import refreshing_models
+
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    fresh = refreshing_models(run_dir, _regrade_options(run_dir, cache=False))
+    assert fresh.cache is None
+    asyncio.run(fresh.aclose())
+    assert not (run_dir / CACHE_FILENAME).exists()
+
+
+def test_failed_gradings_use_the_given_models_file_else_the_runs(tmp_path: Path) -> None:
+    from lifebench.runner._regrade import refreshing_models
+
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    runs = _models_file(tmp_path / "run-models.json", "run-judge")
+    given = _models_file(tmp_path / "given-models.json", "given-judge")
+    options = _regrade_options(run_dir, models_file=str(runs), cache=False)
+    assert set(refreshing_models(run_dir, options).config.models) == {"run-judge"}
+    assert set(refreshing_models(run_dir, options, str(given)).config.models) == {"given-judge"}
+    plain = _regrade_options(run_dir, cache=False)
+    assert set(refreshing_models(run_dir, plain, str(given)).config.models) == {"given-judge"}
