@@ -295,3 +295,162 @@ def test_failed_gradings_use_the_given_models_file_else_the_runs(tmp_path: Path)
     assert set(refreshing_models(run_dir, options, str(given)).config.models) == {"given-judge"}
     plain = _regrade_options(run_dir, cache=False)
     assert set(refreshing_models(run_dir, plain, str(given)).config.models) == {"given-judge"}
+
+
+def test_rejudge_three_stores_two_extra_gradings_on_the_given_models(tmp_path: Path) -> None:
+    from lifebench.evaluation._rejudge import replicate_count, replicate_rewards
+
+    out = tmp_path / "run"
+    _run(out)
+    summary = _eval(out, rejudge=3)
+    assert (summary.graded, summary.errors, summary.no_judge) == (2, 0, False)
+    with RunStore.read(out) as store:
+        records = store.results()
+    assert [replicate_count(r.evaluation) for r in records] == [2, 2]
+    assert [replicate_rewards(r.evaluation) for r in records] == [[1.0, 1.0], [1.0, 1.0]]
+    # twice: the extra gradings of the first grading are kept, not made again
+    assert (_eval(out, rejudge=2).graded, _eval(out, rejudge=2).no_judge) == (2, False)
+
+
+TRAVEL_DIMS = ("reasoning_planning", "summarization_extraction", "presentation")
+
+
+def _travel_judge(body: dict[str, Any]) -> dict[str, Any]:
+    from lifebench.testing.mock_openai import completion_response
+
+    text = "\n".join(str(m.get("content") or "") for m in body["messages"])
+    if "meta_evaluation" in text:
+        return completion_response(
+            "<meta_evaluation><reasoning>好</reasoning><rating>优秀</rating></meta_evaluation>"
+        )
+    if "rating" not in text and "评" not in text:  # the agent's turn
+        return completion_response("G8601 08:05 发车，二等座 96 元。")
+    blocks = "".join(
+        f"<{d}><reasoning>ok</reasoning><rating>较好</rating></{d}>" for d in TRAVEL_DIMS
+    )
+    return completion_response(f"<response>{blocks}</response>")
+
+
+@pytest.mark.parametrize("cache", [True, False], ids=["cache", "no cache"])
+def test_an_eval_without_a_models_file_keeps_the_cache_rule(tmp_path: Path, cache: bool) -> None:
+    from typer.testing import CliRunner
+
+    from lifebench.cli import app
+    from lifebench.runner._experiment import CACHE_FILENAME
+    from lifebench.testing import MockOpenAIServer
+    from lifebench.testing.mock_openai import MockServerThread
+
+    rows = tmp_path / "single_turn.jsonl"
+    rows.write_text(
+        "\n".join(
+            json.dumps(
+                {"trace_id": str(i), "time": "2025-10-24 10:00", "query": q, "context": ""},
+                ensure_ascii=False,
+            )
+            for i, q in enumerate(["明天成都到重庆的高铁", "后天北京到上海的航班"])
+        ),
+        encoding="utf-8",
+    )
+    out = tmp_path / "run"
+    flag = "--cache" if cache else "--no-cache"
+    with MockServerThread(MockOpenAIServer(responder=_travel_judge)) as server:
+        judge = f"j@{server.base_url}"  # a MODEL@BASE_URL judge: no models file
+        args = ["run", "--suite", "travel", "--tasks", str(rows), "--out", str(out), flag]
+        args += ["--agent-model", f"a@{server.base_url}", "--judge-model", judge, "--quiet"]
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 0, result.stderr
+        assert (out / CACHE_FILENAME).exists() is cache
+        counts = []
+        for _ in range(2):
+            before = server.count
+            overrides = {"judge_model": judge, "cache": cache}
+            summary = asyncio.run(regrade(out, overrides, progress=Progress(quiet=True)))
+            assert (summary.graded, summary.errors) == (2, 0)
+            counts.append(server.count - before)
+    # with the cache every judge call is answered from the run's cache; without it each
+    # re-grade asks the judge again (judge + meta-judge per unit) and writes no cache file
+    assert counts == ([0, 0] if cache else [4, 4])
+    assert (out / CACHE_FILENAME).exists() is cache
+
+
+def test_rejudge_two_on_a_run_without_a_judge_makes_no_extra_grading(tmp_path: Path) -> None:
+    from lifebench.evaluation._rejudge import replicate_count
+
+    out = tmp_path / "run"
+    _run(out)
+    state = {"evaluator": "state"}  # deterministic grading: no grader asks a judge
+    summary = asyncio.run(regrade(out, state, models=_factory(), rejudge=2))
+    assert (summary.graded, summary.no_judge) == (2, True)
+    with RunStore.read(out) as store:
+        assert [replicate_count(r.evaluation) for r in store.results()] == [0, 0]
+    once = asyncio.run(regrade(out, state, models=_factory(), rejudge=1))
+    assert once.no_judge is False  # one grading asked for: nothing to report
+
+
+@pytest.mark.parametrize(
+    ("how", "cache"),
+    [("models file", True), ("models file", False), ("MODEL@BASE_URL", True)],
+    ids=["models file", "models file, no cache", "url, no models file"],
+)
+def test_rejudge_records_the_extra_gradings_in_the_runs_cache(
+    tmp_path: Path, how: str, cache: bool
+) -> None:
+    from lifebench.evaluation._rejudge import replicate_count
+    from lifebench.runner._experiment import CACHE_FILENAME
+    from lifebench.testing import MockOpenAIServer
+    from lifebench.testing.mock_openai import MockServerThread
+
+    rows = tmp_path / "single_turn.jsonl"
+    row = {"trace_id": "1", "time": "2025-10-24 10:00", "query": "明天成都到重庆的高铁"}
+    rows.write_text(json.dumps({**row, "context": ""}, ensure_ascii=False), encoding="utf-8")
+    out = tmp_path / "run"
+    with MockServerThread(MockOpenAIServer(responder=_travel_judge)) as server:
+        models: str | None = None
+        names = {"agent_model": f"a@{server.base_url}", "judge_model": f"j@{server.base_url}"}
+        if how == "models file":
+            path = tmp_path / "models.json"
+            entry = {"api_key_env": None, "retry": {"max_attempts": 1}}
+            path.write_text(
+                json.dumps(
+                    {
+                        "models": {
+                            "agent": {"model": "a", "base_url": server.base_url, **entry},
+                            "judge": {"model": "j", "base_url": server.base_url, **entry},
+                        }
+                    }
+                ),
+                encoding="utf-8",
+            )
+            models = str(path)
+            names = {"agent_model": "agent", "judge_model": "judge", "models_file": models}
+        options = make_run_options(
+            {
+                "suite": "travel",
+                "tasks_file": str(rows),
+                **names,
+                "out": str(out),
+                "quiet": True,
+                "cache": cache,
+            }
+        )
+        asyncio.run(run_experiment(options, progress=Progress(quiet=True)))
+        cached = _cached_answers(out / CACHE_FILENAME)
+        before = server.count
+        summary = asyncio.run(regrade(out, {"cache": cache}, models_file=models, rejudge=2))
+        extra = server.count - before
+    assert (summary.graded, summary.errors, summary.no_judge) == (1, 0, False)
+    # the primary grading is answered from the cache (when there is one); the extra grading
+    # (judge + meta-judge) is asked afresh and recorded in the cache, never answered from it
+    assert extra == (2 if cache else 4)
+    assert _cached_answers(out / CACHE_FILENAME) == (cached + 2 if cache else 0)
+    assert (out / CACHE_FILENAME).exists() is cache
+    with RunStore.read(out) as store:
+        (record,) = store.results()
+    assert replicate_count(record.evaluation) == 1
+
+
+def _cached_answers(path: Path) -> int:
+    if not path.exists():
+        return 0
+    with ModelCache(path) as cache:
+        return len(cache)
