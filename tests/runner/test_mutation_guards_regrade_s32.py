@@ -438,6 +438,7 @@ def test_rejudge_records_the_extra_gradings_in_the_runs_cache(
         before = server.count
         summary = asyncio.run(regrade(out, {"cache": cache}, models_file=models, rejudge=2))
         extra = server.count - before
+        url = server.base_url
     assert (summary.graded, summary.errors, summary.no_judge) == (1, 0, False)
     # the primary grading is answered from the cache (when there is one); the extra grading
     # (judge + meta-judge) is asked afresh and recorded in the cache, never answered from it
@@ -447,6 +448,17 @@ def test_rejudge_records_the_extra_gradings_in_the_runs_cache(
     with RunStore.read(out) as store:
         (record,) = store.results()
     assert replicate_count(record.evaluation) == 1
+    # the re-grade is logged as an "eval" grading, with the judge's provider model and endpoint
+    db = sqlite3.connect(out / "run.sqlite")
+    try:
+        source, provenance = db.execute(
+            "SELECT source, provenance_json FROM gradings ORDER BY id DESC LIMIT 1"
+        ).fetchone()
+    finally:
+        db.close()
+    assert source == "eval"
+    judge = json.loads(provenance)["models"]["judge"]
+    assert (judge["model"], judge["endpoint"]) == ("j", url)
 
 
 def _cached_answers(path: Path) -> int:
@@ -454,3 +466,85 @@ def _cached_answers(path: Path) -> int:
         return 0
     with ModelCache(path) as cache:
         return len(cache)
+
+
+QUERIES = ["明天成都到重庆的高铁", "后天北京到上海的航班", "下周一杭州的酒店"]
+
+
+class SwitchableJudge:
+    """The travel agent and judge of the mock server; the judge cannot rate the queries in
+    ``bad`` (switchable while the server runs)."""
+
+    def __init__(self) -> None:
+        self.bad: set[str] = set()
+
+    def __call__(self, body: dict[str, Any]) -> dict[str, Any]:
+        from lifebench.testing.mock_openai import completion_response
+
+        text = "\n".join(str(m.get("content") or "") for m in body["messages"])
+        judging = "meta_evaluation" in text or "rating" in text or "评" in text
+        if judging and any(q in text for q in self.bad):
+            return completion_response("I cannot rate this conversation. 无法评分。")
+        return _travel_judge(body)
+
+
+@pytest.mark.parametrize("record", [True, False], ids=["recorded", "not recorded"])
+def test_failed_and_new_grading_errors_add_up_and_the_failed_batch_is_graded_alike(
+    tmp_path: Path, record: bool
+) -> None:
+    from lifebench.evaluation._rejudge import replicate_count
+    from lifebench.testing import MockOpenAIServer
+    from lifebench.testing.mock_openai import MockServerThread
+
+    rows = tmp_path / "single_turn.jsonl"
+    rows.write_text(
+        "\n".join(
+            json.dumps(
+                {"trace_id": str(i), "time": "2025-10-24 10:00", "query": q, "context": ""},
+                ensure_ascii=False,
+            )
+            for i, q in enumerate(QUERIES)
+        ),
+        encoding="utf-8",
+    )
+    out = tmp_path / "run"
+    responder = SwitchableJudge()
+    responder.bad = {QUERIES[0]}  # the run's grading of the first query fails
+    progress = Progress(quiet=True)
+    with MockServerThread(MockOpenAIServer(responder=responder)) as server:
+        judge = f"j@{server.base_url}"
+        options = make_run_options(
+            {
+                "suite": "travel",
+                "tasks_file": str(rows),
+                "agent_model": f"a@{server.base_url}",
+                "judge_model": judge,
+                "out": str(out),
+                "quiet": True,
+            }
+        )
+        asyncio.run(run_experiment(options, progress=Progress(quiet=True)))
+        with RunStore.read(out) as store:
+            failed_before = sorted(r.task_id for r in store.results() if r.evaluation.error)
+        assert len(failed_before) == 1
+        # a new judge context (the cached answers do not apply) that cannot rate the first two
+        responder.bad = {QUERIES[0], QUERIES[1]}
+        overrides = {"judge_model": judge, "suite_options": {"judge_context": True}}
+        summary = asyncio.run(
+            regrade(out, overrides, progress=progress, rejudge=2, record_requests=record)
+        )
+    # one new failure among the graded evaluations + the failed one failing again
+    assert (summary.graded, summary.errors, summary.skipped) == (3, 2, 0)
+    counts = progress.counts  # the last batch: the evaluation that had failed
+    assert (counts.total, counts.finished, counts.failed) == (1, 1, 1)
+    with RunStore.read(out) as store:
+        records = {r.task_id: r for r in store.results()}
+        (failed_id,) = failed_before
+        failed = records[failed_id]
+        transcript = store.transcript(failed.task_id, failed.trial)
+    assert failed.evaluation.error
+    assert sum(1 for r in records.values() if r.evaluation.error) == 2
+    # the failed batch gets the same extra grading and call recording as the others
+    assert replicate_count(failed.evaluation) == 1
+    regraded = [c for c in transcript.calls if c.source == "regrade"]
+    assert bool(regraded) is record
