@@ -488,9 +488,13 @@ class SwitchableJudge:
         return _travel_judge(body)
 
 
-@pytest.mark.parametrize("record", [True, False], ids=["recorded", "not recorded"])
+@pytest.mark.parametrize(
+    ("record", "gradings"),
+    [(True, 2), (False, 2), (True, 1)],
+    ids=["recorded, rejudge 2", "not recorded, rejudge 2", "recorded, rejudge 1"],
+)
 def test_failed_and_new_grading_errors_add_up_and_the_failed_batch_is_graded_alike(
-    tmp_path: Path, record: bool
+    tmp_path: Path, record: bool, gradings: int
 ) -> None:
     from lifebench.evaluation._rejudge import replicate_count
     from lifebench.testing import MockOpenAIServer
@@ -531,7 +535,7 @@ def test_failed_and_new_grading_errors_add_up_and_the_failed_batch_is_graded_ali
         responder.bad = {QUERIES[0], QUERIES[1]}
         overrides = {"judge_model": judge, "suite_options": {"judge_context": True}}
         summary = asyncio.run(
-            regrade(out, overrides, progress=progress, rejudge=2, record_requests=record)
+            regrade(out, overrides, progress=progress, rejudge=gradings, record_requests=record)
         )
     # one new failure among the graded evaluations + the failed one failing again
     assert (summary.graded, summary.errors, summary.skipped) == (3, 2, 0)
@@ -545,6 +549,6 @@ def test_failed_and_new_grading_errors_add_up_and_the_failed_batch_is_graded_ali
     assert failed.evaluation.error
     assert sum(1 for r in records.values() if r.evaluation.error) == 2
     # the failed batch gets the same extra grading and call recording as the others
-    assert replicate_count(failed.evaluation) == 1
+    assert replicate_count(failed.evaluation) == gradings - 1
     regraded = [c for c in transcript.calls if c.source == "regrade"]
     assert bool(regraded) is record
