@@ -439,11 +439,16 @@ def test_rejudge_records_the_extra_gradings_in_the_runs_cache(
         summary = asyncio.run(regrade(out, {"cache": cache}, models_file=models, rejudge=2))
         extra = server.count - before
         url = server.base_url
+        before = server.count
+        again = asyncio.run(regrade(out, {"cache": cache}, models_file=models, rejudge=2))
+        second = server.count - before
     assert (summary.graded, summary.errors, summary.no_judge) == (1, 0, False)
     # the primary grading is answered from the cache (when there is one); the extra grading
     # (judge + meta-judge) is asked afresh and recorded in the cache, never answered from it
     assert extra == (2 if cache else 4)
     assert _cached_answers(out / CACHE_FILENAME) == (cached + 2 if cache else 0)
+    # a second --rejudge 2 keeps the stored extra grading: only the primary may be asked
+    assert (again.graded, again.errors, second) == (1, 0, 0 if cache else 2)
     assert (out / CACHE_FILENAME).exists() is cache
     with RunStore.read(out) as store:
         (record,) = store.results()
@@ -552,3 +557,35 @@ def test_failed_and_new_grading_errors_add_up_and_the_failed_batch_is_graded_ali
     assert replicate_count(failed.evaluation) == gradings - 1
     regraded = [c for c in transcript.calls if c.source == "regrade"]
     assert bool(regraded) is record
+
+
+def test_regrade_options_of_a_legacy_store_without_a_suite(tmp_path: Path) -> None:
+    from lifebench.runner._regrade import regrade_options
+    from lifebench.vita.options import VitaOptions
+
+    stored = {"evaluator": "state", "window": 6, "suite_options": None, "trials": 3}
+    keep = {"evaluator": None, "judge_model": None}  # None: keep the stored value
+    options = regrade_options(stored, keep, tmp_path / "运行")
+    assert (options.suite, options.evaluator, options.judge_model) == ("vita", "state", None)
+    assert options.trials == 3
+    assert options.out == str(tmp_path / "运行")  # the run directory, not the stored out
+    assert options.options_for(VitaOptions).window == 6  # moved from the top level
+
+
+def test_regrade_options_merge_suite_flags_and_a_new_judge_takes_the_default_evaluator(
+    tmp_path: Path,
+) -> None:
+    from lifebench.runner._regrade import regrade_options
+    from lifebench.travel.options import TravelOptions
+
+    stored = {"suite": "travel", "subset": "single", "suite_options": {"judge_reasks": 4}}
+    changes = {"judge_model": "j@http://127.0.0.1:9/v1", "suite_options": {"meta_judge": False}}
+    options = regrade_options(stored, changes, tmp_path)
+    travel = options.options_for(TravelOptions)
+    assert (travel.subset, travel.judge_reasks, travel.meta_judge) == ("single", 4, False)
+    assert (options.evaluator, options.judge_model) == ("judge", "j@http://127.0.0.1:9/v1")
+    rubric = {"suite": "vita", "evaluator": "rubric", "judge_model": "old"}
+    assert regrade_options(rubric, {"judge_model": "new"}, tmp_path).evaluator == "both"
+    assert regrade_options(rubric, {}, tmp_path).evaluator == "rubric"  # nothing new: kept
+    named = {"judge_model": "new", "evaluator": "rubric"}
+    assert regrade_options(rubric, named, tmp_path).evaluator == "rubric"
