@@ -544,6 +544,14 @@ def test_failed_and_new_grading_errors_add_up_and_the_failed_batch_is_graded_ali
         )
     # one new failure among the graded evaluations + the failed one failing again
     assert (summary.graded, summary.errors, summary.skipped) == (3, 2, 0)
+    db = sqlite3.connect(out / "run.sqlite")  # and so the grading log says, when finished
+    try:
+        logged = db.execute(
+            "SELECT source, to_grade, graded, errors FROM gradings ORDER BY id DESC LIMIT 1"
+        ).fetchone()
+    finally:
+        db.close()
+    assert logged == ("eval", 3, 3, 2)
     counts = progress.counts  # the last batch: the evaluation that had failed
     assert (counts.total, counts.finished, counts.failed) == (1, 1, 1)
     with RunStore.read(out) as store:

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from lifebench.cli import app
 from lifebench.metrics import OfficialComparison
 from lifebench.metrics._official import ScorePair
-from lifebench.runner._sweep import _score, combined_report, expand, load_sweep
+from lifebench.runner._sweep import SweepSpec, _score, combined_report, expand, load_sweep
 
 ROW = {"time": "2025-10-24 10:00", "query": "明天成都到重庆的高铁", "context": ""}
 
@@ -147,3 +147,22 @@ def test_every_row_carries_the_headline_numbers_of_its_report(tmp_path: Path) ->
     assert group["ci95"]["avg_at_k"] == {"1": [1.0, 1.0]}
     (warning,) = group["warnings"]
     assert "trials-1/GEN-delivery-0-0" in warning and "k is limited to 1" in warning
+
+
+def test_a_grid_of_more_than_ten_thousand_cells_is_refused_with_its_sizes() -> None:
+    from lifebench.errors import InputError
+
+    assert len(expand(SweepSpec(grid={"trials": list(range(100)), "seed": list(range(100))}))) == (
+        10_000
+    )  # exactly the most cells of one sweep
+    with pytest.raises(InputError) as caught:
+        expand(SweepSpec(grid={"trials": list(range(101)), "seed": list(range(100))}))
+    assert str(caught.value) == (
+        "file sweep file, field grid: the grid has 101 trials × 100 seed = 10,100 cells, more "
+        "than the 10,000 one sweep runs; split it into several sweeps"
+    )
+
+
+def test_cell_names_keep_their_edges_and_an_unprintable_name_is_x() -> None:
+    spec = SweepSpec(grid={"模型": [{"name": "甲", "trials": 1}], "agent_model": ["GPT-X", "o1!"]})
+    assert [c.name for c in expand(spec)] == ["x__agent_model-GPT-X", "x__agent_model-o1"]
