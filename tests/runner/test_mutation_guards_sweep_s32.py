@@ -166,3 +166,11 @@ def test_a_grid_of_more_than_ten_thousand_cells_is_refused_with_its_sizes() -> N
 def test_cell_names_keep_their_edges_and_an_unprintable_name_is_x() -> None:
     spec = SweepSpec(grid={"模型": [{"name": "甲", "trials": 1}], "agent_model": ["GPT-X", "o1!"]})
     assert [c.name for c in expand(spec)] == ["x__agent_model-GPT-X", "x__agent_model-o1"]
+
+
+def test_only_a_model_at_url_value_is_labelled_by_its_model() -> None:
+    spec = SweepSpec(grid={"agent_model": [" 甲 ", "gpt-4o@http://127.0.0.1:9/v1"]})
+    assert [c.labels for c in expand(spec)] == [
+        {"agent_model": " 甲 "},  # a plain value is labelled as written
+        {"agent_model": "gpt-4o"},
+    ]
