@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from lifebench.evaluation._types import BasisResult, Evaluation
-from lifebench.messages import AssistantMessage, Message, Usage, UserMessage
+from lifebench.messages import AssistantMessage, Message, ToolCall, Usage, UserMessage
 from lifebench.runner import UnitOutcome, WorkUnit
 from lifebench.simulation import Episode, ScriptedUser
 from lifebench.simulation._types import Simulation, TerminationReason
@@ -83,3 +86,22 @@ class RecordingSuite:
     def calls(self) -> list[tuple[int, int]]:
         """(trial, seed) of every episode built."""
         return [(trial, seed) for trial, seed, _, _ in self.built]
+
+
+def orders_agent(messages: Sequence[Message], tools: Any) -> AssistantMessage:
+    """A scripted VitaBench agent: looks the user's orders up once, then answers and stops."""
+    if not any(m.role == "tool" for m in messages):
+        return AssistantMessage(
+            content="",
+            tool_calls=[ToolCall(id="c1", name="get_user_all_orders", arguments="{}")],
+        )
+    return AssistantMessage(content="Here are your orders. ###STOP###")
+
+
+def rubric_judge(messages: Sequence[Message], tools: Any) -> str:
+    """A scripted rubric judge: every rubric of the window is met."""
+    block = re.search(r"<current_rubrics>\n(.*)\n</current_rubrics>", messages[-1].content, re.S)
+    keys = list(json.loads(block.group(1))) if block else []
+    return json.dumps(
+        [{"rubric_key": k, "meetExpectation": True, "justification": "[2]"} for k in keys]
+    )

@@ -14,10 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from runner_fakes import orders_agent, rubric_judge
 
 from lifebench.errors import InputError, LifebenchError
 from lifebench.evaluation._rejudge import replicate_count
-from lifebench.messages import AssistantMessage, Message, ToolCall
+from lifebench.messages import Message
 from lifebench.models import ModelFactory, ScriptedModel
 from lifebench.runner import Progress, RunStore
 from lifebench.runner import _regrade as regrade_module
@@ -35,23 +36,6 @@ from lifebench.travel.options import TravelOptions
 from lifebench.vita.options import VitaOptions
 
 
-def _agent(messages: Sequence[Message], tools: Any) -> AssistantMessage:
-    if not any(m.role == "tool" for m in messages):
-        return AssistantMessage(
-            content="",
-            tool_calls=[ToolCall(id="c1", name="get_user_all_orders", arguments="{}")],
-        )
-    return AssistantMessage(content="Here are your orders. ###STOP###")
-
-
-def _judge(messages: Sequence[Message], tools: Any) -> str:
-    block = re.search(r"<current_rubrics>\n(.*)\n</current_rubrics>", messages[-1].content, re.S)
-    keys = list(json.loads(block.group(1))) if block else []
-    return json.dumps(
-        [{"rubric_key": k, "meetExpectation": True, "justification": "[2]"} for k in keys]
-    )
-
-
 class _Judge:
     """A judge that answers, or (``broken``) answers nothing a grader can use; counts calls."""
 
@@ -61,7 +45,7 @@ class _Judge:
 
     def __call__(self, messages: Sequence[Message], tools: Any) -> str:
         self.calls += 1
-        return "I cannot rate this." if self.broken else _judge(messages, tools)
+        return "I cannot rate this." if self.broken else rubric_judge(messages, tools)
 
 
 class _Factory(ModelFactory):
@@ -70,7 +54,7 @@ class _Factory(ModelFactory):
     def __init__(self, judge: _Judge) -> None:
         super().__init__()
         self.closed = 0
-        self.register("agent", ScriptedModel([_agent], repeat_last=True, name="agent"))
+        self.register("agent", ScriptedModel([orders_agent], repeat_last=True, name="agent"))
         self.register("user", ScriptedModel(["Show my orders."], repeat_last=True, name="user"))
         self.register("judge", ScriptedModel([judge], repeat_last=True, name="judge"))
 

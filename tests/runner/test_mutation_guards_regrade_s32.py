@@ -11,16 +11,15 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 import sqlite3
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
+from runner_fakes import orders_agent, rubric_judge
 
 from lifebench.errors import InputError, LifebenchError
-from lifebench.messages import AssistantMessage, Message, ToolCall
+from lifebench.messages import AssistantMessage
 from lifebench.models import ModelCache, ModelFactory, ScriptedModel
 from lifebench.runner import Progress, RunStore
 from lifebench.runner._experiment import run_experiment
@@ -31,26 +30,9 @@ from lifebench.suites import make_run_options
 RUBRIC = {"evaluator": "rubric", "judge_model": "judge"}
 
 
-def _agent(messages: Sequence[Message], tools: Any) -> AssistantMessage:
-    if not any(m.role == "tool" for m in messages):
-        return AssistantMessage(
-            content="",
-            tool_calls=[ToolCall(id="c1", name="get_user_all_orders", arguments="{}")],
-        )
-    return AssistantMessage(content="Here are your orders. ###STOP###")
-
-
-def _judge(messages: Sequence[Message], tools: Any) -> str:
-    block = re.search(r"<current_rubrics>\n(.*)\n</current_rubrics>", messages[-1].content, re.S)
-    keys = list(json.loads(block.group(1))) if block else []
-    return json.dumps(
-        [{"rubric_key": k, "meetExpectation": True, "justification": "[2]"} for k in keys]
-    )
-
-
-def _factory(judge: Any = _judge) -> ModelFactory:
+def _factory(judge: Any = rubric_judge) -> ModelFactory:
     factory = ModelFactory()
-    factory.register("agent", ScriptedModel([_agent], repeat_last=True, name="agent"))
+    factory.register("agent", ScriptedModel([orders_agent], repeat_last=True, name="agent"))
     factory.register("user", ScriptedModel(["Show my orders."], repeat_last=True, name="user"))
     factory.register("judge", ScriptedModel([judge], repeat_last=True, name="judge"))
     return factory
@@ -73,7 +55,7 @@ def _run(out: Path, num_tasks: int = 2) -> None:
     asyncio.run(run_experiment(options, models=_factory(), progress=Progress(quiet=True)))
 
 
-def _eval(out: Path, judge: Any = _judge, **kwargs: Any) -> Any:
+def _eval(out: Path, judge: Any = rubric_judge, **kwargs: Any) -> Any:
     return asyncio.run(regrade(out, dict(RUBRIC), models=_factory(judge), **kwargs))
 
 

@@ -6,18 +6,16 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
-import re
 import sqlite3
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
-from runner_fakes import simulation
+from runner_fakes import orders_agent, rubric_judge, simulation
 from typer.testing import CliRunner
 
 from lifebench.cli import app
-from lifebench.messages import AssistantMessage, Message, ToolCall
+from lifebench.messages import AssistantMessage
 from lifebench.models import ModelFactory, ScriptedModel
 from lifebench.runner import Progress, RunStore
 from lifebench.runner._experiment import run_experiment
@@ -32,28 +30,11 @@ V2_DUMP = Path(__file__).parent / "data" / "store_v2_offline.sql.gz"
 run: 2 bundled generated delivery tasks × 1 trial, oracle agent, scripted user), as SQL."""
 
 
-def _agent(messages: Sequence[Message], tools: Any) -> AssistantMessage:
-    if not any(m.role == "tool" for m in messages):
-        return AssistantMessage(
-            content="",
-            tool_calls=[ToolCall(id="c1", name="get_user_all_orders", arguments="{}")],
-        )
-    return AssistantMessage(content="Here are your orders. ###STOP###")
-
-
-def _judge(messages: Sequence[Message], tools: Any) -> str:
-    block = re.search(r"<current_rubrics>\n(.*)\n</current_rubrics>", messages[-1].content, re.S)
-    keys = list(json.loads(block.group(1))) if block else []
-    return json.dumps(
-        [{"rubric_key": k, "meetExpectation": True, "justification": "[2]"} for k in keys]
-    )
-
-
 def _factory(judge: str = "judge") -> ModelFactory:
     factory = ModelFactory()
-    factory.register("agent", ScriptedModel([_agent], repeat_last=True, name="agent"))
+    factory.register("agent", ScriptedModel([orders_agent], repeat_last=True, name="agent"))
     factory.register("user", ScriptedModel(["Show my orders."], repeat_last=True, name="user"))
-    factory.register(judge, ScriptedModel([_judge], repeat_last=True, name=judge))
+    factory.register(judge, ScriptedModel([rubric_judge], repeat_last=True, name=judge))
     return factory
 
 
@@ -176,7 +157,7 @@ def test_a_failed_unit_keeps_the_call_that_failed(tmp_path: Path) -> None:
     factory = ModelFactory()
     factory.register("agent", ScriptedModel([], name="agent"))  # exhausted at once
     factory.register("user", ScriptedModel(["hi"], repeat_last=True, name="user"))
-    factory.register("judge", ScriptedModel([_judge], repeat_last=True, name="judge"))
+    factory.register("judge", ScriptedModel([rubric_judge], repeat_last=True, name="judge"))
     out = tmp_path / "run"
     asyncio.run(run_experiment(_options(out), models=factory, progress=Progress(quiet=True)))
     with RunStore.read(out) as store:
