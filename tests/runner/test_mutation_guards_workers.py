@@ -9,7 +9,6 @@ changed message, a lost unit or an executor left open fails a test."""
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 import multiprocessing
 import os
@@ -226,24 +225,9 @@ def test_any_message_but_a_unit_ends_the_worker(pipe: tuple[Connection, Connecti
     assert not thread.is_alive() and factory.executor.closed == [True]
 
 
-@pytest.fixture
-def sigint_kept() -> Iterator[None]:
-    """What a worker's entry point changes in its process, put back for the other tests: the
-    Ctrl-C handler, the scrubbing log handler, and the frozen heap."""
-    handler = signal.getsignal(signal.SIGINT)
-    logger = logging.getLogger("lifebench")
-    handlers = list(logger.handlers)
-    frozen = gc.get_freeze_count()
-    yield
-    signal.signal(signal.SIGINT, handler)
-    logger.handlers[:] = handlers
-    if not frozen:
-        gc.unfreeze()
-
-
 @stops_cleanly
 def test_a_worker_spawned_ahead_waits_for_the_factory_then_serves(
-    pipe: tuple[Connection, Connection], sigint_kept: None
+    pipe: tuple[Connection, Connection], worker_process_state: None
 ) -> None:
     ours, theirs = pipe
     factory = InProcessFactory()
@@ -268,7 +252,7 @@ def test_a_worker_spawned_ahead_waits_for_the_factory_then_serves(
 
 @pytest.mark.parametrize("message", [("stop",), ("unit", WorkUnit("a", 0, 1)), None])
 def test_a_worker_spawned_ahead_told_anything_but_the_factory_exits_without_serving(
-    pipe: tuple[Connection, Connection], sigint_kept: None, message: tuple[Any, ...] | None
+    pipe: tuple[Connection, Connection], worker_process_state: None, message: tuple[Any, ...] | None
 ) -> None:
     ours, theirs = pipe
     if message is None:
@@ -282,7 +266,7 @@ def test_a_worker_spawned_ahead_told_anything_but_the_factory_exits_without_serv
 
 @stops_cleanly
 def test_a_worker_given_its_factory_at_spawn_serves_at_once(
-    pipe: tuple[Connection, Connection], sigint_kept: None
+    pipe: tuple[Connection, Connection], worker_process_state: None
 ) -> None:
     ours, theirs = pipe
     factory = InProcessFactory()

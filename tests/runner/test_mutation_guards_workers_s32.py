@@ -5,12 +5,8 @@ pipe spins a CPU and floods the worker's loop until it ends)."""
 from __future__ import annotations
 
 import asyncio
-import gc
-import logging
 import multiprocessing
-import signal
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -69,21 +65,6 @@ def test_a_worker_whose_parent_is_gone_reads_its_pipe_once_then_stops() -> None:
 
 
 # ------------------------------------------------------------------ a worker spawned ahead
-
-
-@pytest.fixture
-def worker_process_state() -> Iterator[None]:
-    """What a worker's entry point changes in its process, put back for the other tests: the
-    Ctrl-C handler, the scrubbing log handler, and the frozen heap."""
-    handler = signal.getsignal(signal.SIGINT)
-    logger = logging.getLogger("lifebench")
-    handlers = list(logger.handlers)
-    frozen = gc.get_freeze_count()
-    yield
-    signal.signal(signal.SIGINT, handler)
-    logger.handlers[:] = handlers
-    if not frozen:
-        gc.unfreeze()
 
 
 @pytest.fixture
