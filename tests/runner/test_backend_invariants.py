@@ -41,6 +41,29 @@ def _units(n: int) -> list[WorkUnit]:
     return [WorkUnit(f"t{i // 2:02d}", i % 2, 100 + i) for i in range(n)]
 
 
+# Every loop below steps the event loop by hand with ``asyncio.sleep(0)`` (no clock). A backend
+# that never finishes fails after this many steps instead of hanging the suite (an idle
+# ``asyncio.wait`` would hang forever, and mutmut's own limit counts CPU time only).
+STEP_LIMIT = 20_000
+
+
+class _Steps:
+    def __init__(self, what: str) -> None:
+        self.what, self.left = what, STEP_LIMIT
+
+    def take(self) -> None:
+        self.left -= 1
+        assert self.left >= 0, f"{self.what} did not finish within {STEP_LIMIT} event-loop steps"
+
+
+async def _finish(task: asyncio.Future[Any]) -> None:
+    """Step the event loop until ``task`` is done, failing (not hanging) if it never is."""
+    steps = _Steps("the backend's loop")
+    while not task.done():
+        steps.take()
+        await asyncio.sleep(0)
+
+
 # ------------------------------------------------------------------ ProcessBackend, faked pipes
 
 
@@ -116,7 +139,9 @@ async def _drive_processes(
         )
     )
     error: BaseException | None = None
+    steps = _Steps("the process backend's loop")
     while True:
+        steps.take()
         await asyncio.sleep(0)
         if loop_task.done():
             error = loop_task.exception()
@@ -198,7 +223,9 @@ async def _kill_first_worker_with(units: list[WorkUnit], workers: int, concurren
             [True] * workers,  # type: ignore[arg-type]
         )
     )
+    steps = _Steps("the process backend's loop")
     while not task.done():
+        steps.take()
         await asyncio.sleep(0)
         if world.inbox.qsize() or task.done():
             continue
@@ -251,7 +278,7 @@ def test_every_worker_dead_stops_the_run_with_the_count_left() -> None:
         await asyncio.sleep(0)
         world.act(("die", 0, 0))
         await asyncio.sleep(0)
-        await asyncio.wait([task])
+        await _finish(task)
         return sink, task.exception()
 
     sink, error = asyncio.run(scenario())
@@ -283,7 +310,7 @@ def test_a_fatal_provider_error_cancels_its_unit_and_stops() -> None:
         )
         await asyncio.sleep(0)
         world.inbox.put_nowait((0, ("fatal", units[1], "bad key", 401)))
-        await asyncio.wait([task])
+        await _finish(task)
         return sink, task.exception()
 
     sink, error = asyncio.run(scenario())
@@ -374,7 +401,9 @@ async def _drive_ray(
         )  # type: ignore[arg-type]
     )
     await _settle(task, sink, 0)
+    steps = _Steps("the Ray backend's loop")
     while not task.done():
+        steps.take()
         options = world.choices()
         assert options, "the backend waits although nothing is in flight"
         choice = options[pick(len(options))]
@@ -388,7 +417,9 @@ async def _settle(task: asyncio.Future[Any], sink: RecordingSink, written: int) 
     """Let the backend take in what just happened (``written`` more outcomes) and hand out
     more work, before anything else happens."""
     goal = len(sink.finished) + written
-    while not task.done() and len(sink.finished) < goal:  # noqa: ASYNC110 - step by step, no clock
+    steps = _Steps("taking in an outcome")
+    while not task.done() and len(sink.finished) < goal:
+        steps.take()
         await asyncio.sleep(0)
     for _ in range(5):
         await asyncio.sleep(0)
@@ -447,7 +478,9 @@ def test_ray_names_the_dead_actor_and_keeps_using_the_others() -> None:
         for _ in range(3):
             await asyncio.sleep(0)
         world.act(("die", 0, 0))  # actor 0 held units[0]
+        steps = _Steps("the Ray backend's loop")
         while not task.done():
+            steps.take()
             for _ in range(3):
                 await asyncio.sleep(0)
             if world.held[1]:
@@ -478,7 +511,7 @@ def test_ray_fatal_provider_error_cancels_the_unit_and_stops() -> None:
             await asyncio.sleep(0)
         _, future = world.held[0].pop(0)
         future.set_result(("fatal", "no such model", 404))
-        await asyncio.wait([task])
+        await _finish(task)
         return sink, task.exception()
 
     sink, error = asyncio.run(scenario())
