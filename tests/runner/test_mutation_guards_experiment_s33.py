@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from runner_fakes import orders_agent, rubric_judge
@@ -18,8 +19,15 @@ from runner_fakes import orders_agent, rubric_judge
 from lifebench.errors import InputError
 from lifebench.models import ModelFactory, ScriptedModel
 from lifebench.runner import Progress, RunStore
-from lifebench.runner._experiment import ExecutionPlan, build_experiment, run_experiment
+from lifebench.runner._experiment import (
+    ExecutionPlan,
+    ExperimentExecutorFactory,
+    build_experiment,
+    run_experiment,
+)
 from lifebench.suites import make_run_options
+
+WAIT_S = 30.0  # a generous bound for what must happen (never reached when it works)
 
 
 def _options(tmp_path: Path, **values: Any) -> Any:
@@ -154,3 +162,176 @@ def test_two_local_workers_run_in_two_processes(tmp_path: Path) -> None:
     assert isinstance(backend, ProcessBackend)
     assert (backend._workers, backend._concurrency, backend._local) == (2, 2, exp)
     asyncio.run(exp.aclose())
+
+
+class RecordingBackend:
+    """Stands in for the ProcessBackend: records how it was built and runs the units in this
+    event loop on the experiment it was given."""
+
+    made: ClassVar[list[tuple[Any, ...]]] = []
+
+    def __init__(
+        self, factory: Any, workers: int, concurrency: int, *, local: Any = None, pool: Any = None
+    ) -> None:
+        RecordingBackend.made.append((factory, workers, concurrency, local, pool))
+        self._local, self._concurrency = local, concurrency
+
+    async def run(self, units: Any, sink: Any) -> None:
+        from lifebench.runner._scheduler import LocalBackend
+
+        await LocalBackend(self._local.execute_unit, self._concurrency).run(units, sink)
+
+
+class IdlePool:
+    """Stands in for the WorkerPool: spawns nothing."""
+
+    made: ClassVar[list[IdlePool]] = []
+
+    def __init__(self, count: int, suite: str = "") -> None:
+        self.count, self.closed = count, False
+        IdlePool.made.append(self)
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_a_run_on_local_workers_hands_its_units_and_the_spawned_processes_to_their_backend(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lifebench.runner import _workers
+
+    RecordingBackend.made, IdlePool.made = [], []
+    monkeypatch.setattr(_workers, "ProcessBackend", RecordingBackend)
+    monkeypatch.setattr(_workers, "WorkerPool", IdlePool)
+    options = _options(tmp_path, quiet=True, num_tasks=3, concurrency=2)
+    exp, summary = asyncio.run(
+        run_experiment(options, progress=Progress(quiet=True), plan=ExecutionPlan(workers=3))
+    )
+    assert (summary.total, summary.done) == (3, 3)
+    (pool,) = IdlePool.made
+    assert pool.count == 2 and pool.closed
+    assert RecordingBackend.made == [(ExperimentExecutorFactory.of(exp), 3, 2, exp, pool)]
+
+
+# ------------------------------------------------------------------ replays and domains
+
+
+def test_the_replays_of_a_run_with_user_seeds_call_the_runs_models(tmp_path: Path) -> None:
+    models = _judged_factory(rubric_judge)
+    options = _options(
+        tmp_path, num_tasks=1, user_seeds=2, agent_model="agent", user_model="user", quiet=True
+    )
+    exp = build_experiment(options, models=models)
+
+    async def run() -> list[Any]:
+        try:
+            return [await exp.execute(u) for u in exp.units]
+        finally:
+            await exp.aclose()
+
+    outcomes = asyncio.run(run())
+    assert [o.error for o in outcomes] == [None, None]
+    for outcome in outcomes:
+        said = [m.content for m in outcome.simulation.messages if m.role == "assistant"]
+        assert said[-1] == "Here are your orders. ###STOP###"
+        assert outcome.evaluation is not None
+
+
+def _task_file(tmp_path: Path, domain: str, name: str) -> Path:
+    bundled = build_experiment(
+        make_run_options(
+            {"task_set": "generated", "domain": domain, "num_tasks": 2, "out": str(tmp_path / "b")}
+        )
+    )
+    path = tmp_path / name
+    path.write_text(
+        json.dumps([t.model_dump(mode="json") for t in bundled.tasks.values()], ensure_ascii=False),
+        encoding="utf-8",
+    )
+    return path
+
+
+@pytest.mark.parametrize("name", ["instore.json", "到店任务.json"], ids=["english", "chinese"])
+def test_the_domain_is_the_task_files_unless_one_is_asked_for(tmp_path: Path, name: str) -> None:
+    path = _task_file(tmp_path, "instore", name)
+    own = build_experiment(make_run_options({"tasks_file": str(path), "out": str(tmp_path / "a")}))
+    assert own.options.domain == "instore" and len(own.tasks) == 2
+    asked = build_experiment(
+        make_run_options({"tasks_file": str(path), "domain": "cross", "out": str(tmp_path / "c")})
+    )
+    assert asked.options.domain == "cross" and len(asked.tasks) == 2
+
+
+@pytest.mark.parametrize("name", ["tasks.json", "任务.json"], ids=["english", "chinese"])
+def test_a_task_file_the_loader_recurses_on_is_refused_naming_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    from lifebench.runner import _experiment
+
+    path = _task_file(tmp_path, "delivery", name)
+
+    def too_deep(*args: Any) -> Any:
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(_experiment, "load_run_tasks", too_deep)
+    with pytest.raises(InputError) as caught:
+        build_experiment(make_run_options({"tasks_file": str(path), "domain": "delivery"}))
+    assert caught.value.file == str(path)
+    assert str(caught.value) == (
+        f"file {path}: the JSON is nested too deeply to read (hundreds of levels); "
+        "is it a task file?"
+    )
+    assert caught.value.__cause__ is None and caught.value.__suppress_context__
+
+
+@pytest.mark.parametrize("name", ["empty.json", "空任务.json"], ids=["english", "chinese"])
+def test_a_task_file_without_tasks_is_refused_naming_the_file(tmp_path: Path, name: str) -> None:
+    path = tmp_path / name
+    path.write_text("[]", encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        build_experiment(make_run_options({"tasks_file": str(path), "domain": "delivery"}))
+    assert caught.value.file == str(path)
+    assert str(caught.value) == f"file {path}: no tasks selected"
+
+
+# ------------------------------------------------------------------ closing
+
+
+def test_closing_while_the_warm_up_runs_still_closes_the_models_when_cancelled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lifebench.vita.suite import VitaSuite
+
+    started, release = threading.Event(), threading.Event()
+
+    def warm_up(self: Any, options: Any, tasks: Any) -> None:
+        started.set()
+        release.wait(WAIT_S)
+
+    monkeypatch.setattr(VitaSuite, "warm_up", warm_up)
+    exp = build_experiment(_options(tmp_path, num_tasks=1))
+    closed: list[str] = []
+    inner = exp.models.aclose
+
+    async def aclose() -> None:
+        closed.append("models")
+        await inner()
+
+    exp.models.aclose = aclose  # type: ignore[method-assign]
+
+    async def run() -> tuple[bool, list[Any]]:
+        try:
+            await exp.execute(exp.units[0])
+            assert await asyncio.to_thread(started.wait, WAIT_S)
+            closing = asyncio.create_task(exp.aclose())
+            await asyncio.sleep(0)  # closing now waits for the warm-up
+            assert closed == []
+            closing.cancel()  # Ctrl-C while it waits
+            got = await asyncio.gather(closing, return_exceptions=True)
+            return closing.cancelled(), got
+        finally:
+            release.set()
+
+    cancelled, got = asyncio.run(run())
+    assert (cancelled, got) == (False, [None])  # the wait is given up, the close is not
+    assert closed == ["models"]
