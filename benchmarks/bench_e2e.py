@@ -643,6 +643,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "checkout: 'env PYTHONPATH=/tmp/old/src python -m lifebench.cli')",
     )
     args = parser.parse_args(argv)
+    if args.profile is not None and shutil.which("py-spy") is None:
+        parser.error("--profile records with py-spy, which is not on PATH (pip install py-spy)")
     if args.serve:
         return serve(args.latency[0] if args.latency else 0.0)
     if args.quick:

@@ -24,6 +24,13 @@ def eval_(
         Path | None, typer.Option("--models", help="Models config file (YAML or JSON).")
     ] = None,
     concurrency: Annotated[int, typer.Option(min=1, help="Simulations graded at once.")] = 8,
+    cache: Annotated[
+        bool,
+        typer.Option(
+            help="Answer and record judge calls in RUN_DIR/model_cache.sqlite (--no-cache: "
+            "every judge call is made again and nothing is recorded there)."
+        ),
+    ] = True,
     rejudge: Annotated[
         int,
         typer.Option(
@@ -51,7 +58,8 @@ def eval_(
 
     New bases are added to each stored evaluation (earlier ones are kept) and the reward is
     recomputed from --evaluator. Judge calls go through RUN_DIR/model_cache.sqlite, so a second
-    identical re-grade makes no API call (evaluations that had failed are asked again). A judge
+    identical re-grade makes no API call (evaluations that had failed are asked again; with
+    --no-cache every call is made again). A judge
     that fails is recorded as a grading error and the command exits 1 (3 when every grading
     failed), with the judge's last reply or the provider's message; a judge provider that
     refuses every call stops the re-grade (exit code 3). The report
@@ -75,6 +83,7 @@ def eval_(
         overrides = {
             "evaluator": evaluator,
             "judge_model": judge_model,
+            "cache": cache,
             "suite_options": parse_suite_flags(ctx.args, options_model(suite), suite),
         }
         summary = run_async(

@@ -177,7 +177,9 @@ async def regrade(
     cache and are stored inside the evaluation); a run no grader of which asks a judge
     (``"judge"`` not in :attr:`~lifebench.suites.RunOptions.roles_needed`) gets none, since
     its judge variance is 0 by construction (``no_judge``). With ``record_requests`` the judge's
-    requests and responses are stored with each new evaluation.
+    requests and responses are stored with each new evaluation. ``models`` (default: built
+    from ``models_file`` on the run's cache) grades every simulation, the failed ones included;
+    without it those are asked again past the cache.
     """
     store = RunStore.read(run_dir, write=True)
     try:
@@ -204,7 +206,11 @@ async def regrade(
         evaluators = suite.build_evaluators(options, models)
         bases = suite.reward_bases(options)
         failed = [r for r in records if needs_grading(r)]
-        fresh = refreshing_models(run_dir, options, models_file) if failed else None
+        # The failed ones are asked again: by fresh calls (past the cache) unless the caller
+        # gave the models, which then grade everything.
+        fresh = None
+        if failed:
+            fresh = models if models_given else refreshing_models(run_dir, options, models_file)
         no_judge = rejudge > 1 and "judge" not in options.roles_needed
         extra = _rejudger(
             suite,
@@ -251,7 +257,7 @@ async def regrade(
             if progress is not None:
                 progress.stop()
             await models.aclose()
-            if fresh is not None:
+            if fresh is not None and fresh is not models:
                 await fresh.aclose()
             if extra is not None and extra[1] is not models:
                 await extra[1].aclose()
