@@ -196,8 +196,8 @@ def official_steps(simulation: Simulation) -> int:
     the episode ends at that message and its calls never run)."""
     steps = simulation.steps
     if simulation.termination == TerminationReason.AGENT_STOP:
-        last = next((m for m in reversed(simulation.messages) if m.role == "assistant"), None)
-        if isinstance(last, AssistantMessage) and last.tool_calls and agent_stopped(last.content):
+        replies = [m for m in simulation.messages if isinstance(m, AssistantMessage)]
+        if replies and replies[-1].tool_calls and agent_stopped(replies[-1].content):
             steps -= 1
     return steps
 
@@ -217,11 +217,9 @@ def _max_steps(record: Any, config: Mapping[str, Any]) -> int:
     """The step limit of the run ``record`` belongs to (a pooled record, ``<cell>/<id>``,
     reads its own run's configuration from ``config["pooled"]``)."""
     pooled = config.get("pooled")
-    if isinstance(pooled, Mapping):
-        for cell, own in pooled.items():
-            if str(record.task_id).startswith(f"{cell}/") and isinstance(own, Mapping):
-                config = own
-                break
+    own = pooled.get(str(record.task_id).partition("/")[0]) if isinstance(pooled, Mapping) else None
+    if isinstance(own, Mapping):
+        config = own
     limit = config.get("max_steps")
     return limit if isinstance(limit, int) else DEFAULT_MAX_STEPS
 
