@@ -215,11 +215,15 @@ def official_termination(simulation: Simulation, max_steps: int) -> str:
 
 def _max_steps(record: Any, config: Mapping[str, Any]) -> int:
     """The step limit of the run ``record`` belongs to (a pooled record, ``<cell>/<id>``,
-    reads its own run's configuration from ``config["pooled"]``)."""
+    reads its own run's configuration from ``config["pooled"]``; a cell's label may hold a
+    ``/`` itself, ``parent/run``)."""
     pooled = config.get("pooled")
-    own = pooled.get(str(record.task_id).partition("/")[0]) if isinstance(pooled, Mapping) else None
-    if isinstance(own, Mapping):
-        config = own
+    if isinstance(pooled, Mapping):
+        cells = [c for c in pooled if str(record.task_id).startswith(f"{c}/")]
+        # every match is a prefix of the id, so the greatest is the longest: the record's cell
+        own = pooled[max(cells)] if cells else None
+        if isinstance(own, Mapping):
+            config = own
     limit = config.get("max_steps")
     return limit if isinstance(limit, int) else DEFAULT_MAX_STEPS
 
