@@ -8,14 +8,22 @@ from collections.abc import Sequence
 import pytest
 from test_loop import _episode, _ListAgent
 
+from lifebench.errors import ModelError
 from lifebench.messages import AssistantMessage, Message, UserMessage
 from lifebench.simulation import Limits, ScriptedUser, TerminationReason, run_episode
 
 
 class _TalkativeUser:
-    """Never stops talking."""
+    """Never stops talking; gives up after 40 messages, far more than any limit here, so a loop
+    that stopped counting steps ends with an infrastructure error instead of hanging."""
+
+    def __init__(self) -> None:
+        self.said = 0
 
     async def respond(self, trajectory: Sequence[Message]) -> UserMessage:
+        self.said += 1
+        if self.said > 40:
+            raise ModelError("fuse: the episode did not stop")
         return UserMessage(content=f"and another thing ({len(trajectory)})")
 
 

@@ -271,10 +271,11 @@ class _FusedTalker:
 
 
 @pytest.mark.parametrize(
-    ("max_steps", "steps", "rounds"), [(1, 1, 0), (2, 3, 1), (5, 5, 2), (6, 7, 3)]
+    ("max_steps", "steps", "rounds", "batches"),
+    [(1, 1, 0, 0), (2, 2, 1, 0), (5, 5, 2, 2), (6, 6, 3, 2)],
 )
 async def test_tool_rounds_count_steps_up_to_max_steps(
-    max_steps: int, steps: int, rounds: int
+    max_steps: int, steps: int, rounds: int, batches: int
 ) -> None:
     agent = _FusedToolCaller()
     episode = Episode(
@@ -288,9 +289,10 @@ async def test_tool_rounds_count_steps_up_to_max_steps(
     )
     sim = await run_episode(episode)
     assert sim.termination is TerminationReason.MAX_STEPS, sim.error
-    # the user's message, then two per round (the agent's message, its tool results): a
-    # round that has begun runs its tools, so the last may end one step past the limit
-    assert (sim.steps, agent.calls, sim.tool_calls) == (steps, rounds, rounds)
+    # the user's message, then two per round (the agent's message, its tool results); a
+    # tool-call message that reaches the limit ends the episode before its tools run (as the
+    # official orchestrator, which checks the limit after every step)
+    assert (sim.steps, agent.calls, sim.tool_calls) == (steps, rounds, batches)
 
 
 @pytest.mark.parametrize("max_steps", [1, 2, 5, 6])

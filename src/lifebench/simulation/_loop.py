@@ -40,7 +40,11 @@ class Limits:
 
     Attributes:
         max_steps: Steps before the episode ends with ``max_steps`` (a user message, an agent
-            message and a batch of tool results are one step each).
+            message and a batch of tool results are one step each). The limit is checked
+            before each user and agent message and right after a tool-call message: a
+            tool-call message that reaches the limit ends the episode before its calls run.
+            A user or agent message that reaches it and ends the conversation ends the
+            episode normally (``user_stop`` / ``agent_stop``; officially ``max_steps``).
         max_errors: Tool errors (cumulative) before the episode ends with ``too_many_errors``.
         max_empty_replies: Attempts at getting a non-empty agent reply before
             ``invalid_agent_message``.
@@ -270,6 +274,10 @@ class EpisodeProcess:
             self.steps += 1
             self.agent_messages += 1
             if reply.tool_calls:
+                if self.steps >= self.ep.limits.max_steps:
+                    # The limit is checked after every step, so its tool batch never runs
+                    # (as officially); a text reply at the limit still ends the episode normally.
+                    return TerminationReason.MAX_STEPS
                 for call in reply.tool_calls:
                     result = yield ToolRun(call, len(self.messages))
                     assert isinstance(result, ToolResultMessage)
@@ -377,7 +385,8 @@ def _retried(retries: int) -> Usage:
 async def run_episode(episode: Episode) -> Simulation:
     """Run one episode to its end and return the recorded simulation.
 
-    Tool calls in a message that also says ``###STOP###`` are executed before the episode ends.
+    Tool calls in a message that also says ``###STOP###`` are executed before the episode ends
+    (unless the message reaches the step limit: then none runs and it ends with ``max_steps``).
     Bad tool arguments come back to the agent as tool errors and are counted. A model failure
     that survives its retries ends the episode with ``infrastructure_error`` (recorded, re-run on
     resume; the failed call's retries count in its role's usage; a request rejected for its

@@ -22,6 +22,13 @@ stored for each window:
 * **Before judging**: a simulation that ended with too many errors, at the step limit or with
   an invalid agent message scores 0; a task without evaluation criteria scores 1 (with
   expected states but no rubric text the judge divides by zero: left out).
+* **The step limit** (``orchestrator.py``): the limit is checked after every step, after the
+  step's own stop, so a user or agent message that stops the conversation *and* reaches the
+  limit ends it with ``max_steps`` (scored 0). lifebench keeps ``user_stop`` / ``agent_stop``
+  there and grades it; the replay reads the stored step count against the run's
+  ``max_steps`` and scores such an episode 0. Officially a message that says ``###STOP###``
+  ends the episode before its tool calls run; lifebench runs them (one step more), which the
+  replay takes off the count.
 * **The number**: the mean reward over the simulations that have one.
 """
 
@@ -36,7 +43,10 @@ import json_repair
 from pydantic import BaseModel, ValidationError
 
 from lifebench.evaluation import GRADING_ERROR
+from lifebench.messages import AssistantMessage
 from lifebench.metrics import OfficialComparison, ScorePair, tally_classes, unavailable
+from lifebench.simulation import Simulation, TerminationReason
+from lifebench.simulation._stop import agent_stopped
 
 REFERENCE = (
     "meituan-longcat/vitabench 96f3b85 (evaluator/evaluator.py, evaluator/evaluator_traj.py, "
@@ -176,6 +186,57 @@ def rubric_reading(info: Mapping[str, Any], failed: bool) -> UnitReading:
     return unit
 
 
+DEFAULT_MAX_STEPS = 300
+"""The step limit of a run whose configuration does not state one (lifebench's default)."""
+
+
+def official_steps(simulation: Simulation) -> int:
+    """The official step count of a stored episode: lifebench's, less the tool batch it ran
+    after the agent's last message when that message also said ``###STOP###`` (officially
+    the episode ends at that message and its calls never run)."""
+    steps = simulation.steps
+    if simulation.termination == TerminationReason.AGENT_STOP:
+        replies = [m for m in simulation.messages if isinstance(m, AssistantMessage)]
+        if replies and replies[-1].tool_calls and agent_stopped(replies[-1].content):
+            steps -= 1
+    return steps
+
+
+def official_termination(simulation: Simulation, max_steps: int) -> str:
+    """How the official orchestrator records the end of a stored episode: a user or agent stop
+    on the step that reaches ``max_steps`` is ``max_steps`` there (the limit is checked after
+    the stop); every other ending as lifebench recorded it."""
+    termination = simulation.termination
+    stops = (TerminationReason.AGENT_STOP, TerminationReason.USER_STOP)
+    if termination in stops and official_steps(simulation) >= max_steps:
+        return TerminationReason.MAX_STEPS.value
+    return termination.value
+
+
+def _max_steps(record: Any, config: Mapping[str, Any]) -> int:
+    """The step limit of the run ``record`` belongs to (a pooled record, ``<cell>/<id>``,
+    reads its own run's configuration from ``config["pooled"]``; a cell's label may hold a
+    ``/`` itself, ``parent/run``)."""
+    pooled = config.get("pooled")
+    if isinstance(pooled, Mapping):
+        cells = [c for c in pooled if str(record.task_id).startswith(f"{c}/")]
+        # every match is a prefix of the id, so the greatest is the longest: the record's cell
+        own = pooled[max(cells)] if cells else None
+        if isinstance(own, Mapping):
+            config = own
+    limit = config.get("max_steps")
+    return limit if isinstance(limit, int) else DEFAULT_MAX_STEPS
+
+
+def _stopped_at_limit(record: Any, config: Mapping[str, Any]) -> bool:
+    """True when the official orchestrator would have recorded ``max_steps`` (reward 0) for
+    an episode lifebench ended with a stop."""
+    simulation = getattr(record, "simulation", None)
+    if not isinstance(simulation, Simulation):
+        return False
+    return official_termination(simulation, _max_steps(record, config)) != simulation.termination
+
+
 IMPORTED = "official"
 """The basis of verdicts imported from an official results file (``lifebench import``)."""
 RUBRIC_BASES = ("rubric", "rubric_full")
@@ -214,6 +275,8 @@ def official_comparison(records: Sequence[Any], config: Mapping[str, Any]) -> Of
             continue
         if basis == IMPORTED:  # the official harness's own verdict, imported
             reading = UnitReading(theirs=result.reward)
+        elif _stopped_at_limit(record, config):  # gated officially: no judge call
+            reading = UnitReading(theirs=0.0, classes=["official_stop_at_step_limit"])
         else:
             reading = rubric_reading(result.info, GRADING_ERROR in result.info)
         if not reading.replayed:
