@@ -47,6 +47,7 @@ from lifebench.messages import AssistantMessage
 from lifebench.metrics import OfficialComparison, ScorePair, tally_classes, unavailable
 from lifebench.simulation import Simulation, TerminationReason
 from lifebench.simulation._stop import agent_stopped
+from lifebench.suites import RunOptions
 
 REFERENCE = (
     "meituan-longcat/vitabench 96f3b85 (evaluator/evaluator.py, evaluator/evaluator_traj.py, "
@@ -186,7 +187,7 @@ def rubric_reading(info: Mapping[str, Any], failed: bool) -> UnitReading:
     return unit
 
 
-DEFAULT_MAX_STEPS = 300
+DEFAULT_MAX_STEPS: int = RunOptions.model_fields["max_steps"].default
 """The step limit of a run whose configuration does not state one (lifebench's default)."""
 
 
