@@ -213,11 +213,13 @@ SQL_KEYWORDS = frozenset(
 
 def sql_vocabulary() -> frozenset[str]:
     """SQL keywords plus every word of the schemas the rule's modules write (tables, columns,
-    types): the run store's and the TravelBench sandbox memo's."""
+    types): the run store's, the TravelBench sandbox memo's and the model-call cache's."""
+    from lifebench.models._cache import _CREATE as CACHE_DDL
     from lifebench.runner._schema import DDL
     from lifebench.travel.sandbox.memo import _CREATE as MEMO_DDL
 
-    return SQL_KEYWORDS | {w.lower() for w in re.findall(r"[A-Za-z_]+", DDL + MEMO_DDL)}
+    schemas = DDL + MEMO_DDL + CACHE_DDL
+    return SQL_KEYWORDS | {w.lower() for w in re.findall(r"[A-Za-z_]+", schemas)}
 
 
 def _is_sql(text: str, vocabulary: frozenset[str]) -> bool:
