@@ -31,6 +31,8 @@ from lifebench.runner import UnitOutcome, UnitStatus, WorkUnit, _workers
 from lifebench.runner._provenance import file_info
 from lifebench.runner._units import PackedOutcome
 
+pytestmark = pytest.mark.bounded  # run first under mutation testing (tests/conftest.py)
+
 # ------------------------------------------------------------------ file_info: stop at end-of-file
 
 
