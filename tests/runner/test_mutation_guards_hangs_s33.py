@@ -246,19 +246,45 @@ def test_a_worker_whose_parent_is_gone_ends_and_closes_its_executor() -> None:
     ids=["no-suite", "unknown-english", "unknown-chinese"],
 )
 def test_a_worker_spawned_ahead_serves_with_the_factory_it_is_sent(
-    suite: str, worker_process_state: None
+    suite: str, worker_process_state: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # (a suite that cannot be warmed is left to the factory, which reports it; here the
-    # factory builds regardless)
-    executor = ClosingExecutor()
-    # everything the parent sends is there before the worker reads: no waiting anywhere
-    pipe = ScriptedPipe(("factory", lambda: executor), ("stop",))
+    # (a suite that cannot be warmed is left to the factory, which reports it)
+    served: list[tuple[Any, Any]] = []
+
+    async def serve(conn: Any, factory: Any) -> None:  # what serving is checked above
+        served.append((conn, factory))
+
+    monkeypatch.setattr(_workers, "_serve", serve)
+
+    def factory() -> ClosingExecutor:
+        return ClosingExecutor()
+
+    # the parent's message is there before the worker reads: no waiting anywhere
+    pipe = ScriptedPipe(("factory", factory))
     try:
         _workers._worker_main(pipe, None, suite)  # type: ignore[arg-type]
     finally:
         pipe.unblock()
-    assert pipe.sent == [("ready",)]  # built its executor from the factory sent
-    assert executor.closed == 1 and pipe.calls == 2
+    assert served == [(pipe, factory)] and pipe.calls == 1  # read once, served with it
+    assert pipe.sent == []  # the answers are _serve's
+
+
+@pytest.mark.parametrize("message", [("stop",), ("unit", UNITS["zh"]), EOFError()])
+def test_a_worker_spawned_ahead_told_anything_but_its_factory_serves_nothing(
+    message: Any, worker_process_state: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    served: list[Any] = []
+
+    async def serve(conn: Any, factory: Any) -> None:
+        served.append(factory)
+
+    monkeypatch.setattr(_workers, "_serve", serve)
+    pipe = ScriptedPipe(message)
+    try:
+        _workers._worker_main(pipe, None, "")  # type: ignore[arg-type]
+    finally:
+        pipe.unblock()
+    assert served == [] and pipe.sent == [] and pipe.calls == 1
 
 
 # ------------------------------------------------------------------ the writer's own share
