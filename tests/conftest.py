@@ -74,7 +74,9 @@ def pytest_collection_modifyitems(
 def _fastest_first_under_mutation(items: list[pytest.Item]) -> None:
     """Order a mutant's tests by the durations mutmut measured (``mutmut-stats.json`` in the
     ``mutants/`` directory the tests run in): a mutant's tests come in no particular order, and
-    one slow test run before a fast failing one costs its whole duration per mutant."""
+    one slow test run before a fast failing one costs its whole duration per mutant. Tests
+    marked ``bounded`` come first: they fail at once where a test waiting (up to its wall-clock
+    bound) for an answer the mutant never gives would run past mutmut's limit, a timeout."""
     mutant = os.environ.get("MUTANT_UNDER_TEST", "")
     if mutant in ("", "fail", "stats", "list_all_tests", "mutant_generation"):
         return
@@ -85,7 +87,12 @@ def _fastest_first_under_mutation(items: list[pytest.Item]) -> None:
         durations = json.loads(stats.read_text(encoding="utf-8")).get("duration_by_test", {})
     except (OSError, ValueError):
         return
-    items.sort(key=lambda item: float(durations.get(item.nodeid, 0.0)))
+    items.sort(
+        key=lambda item: (
+            item.get_closest_marker("bounded") is None,
+            float(durations.get(item.nodeid, 0.0)),
+        )
+    )
 
 
 @pytest.fixture

@@ -10,12 +10,12 @@ import asyncio
 
 import pytest
 
-from conftest import shared_file
 from lifebench._util.text import Language
 from lifebench.vita.certify import CertifyReport, certify_tasks
 from lifebench.vita.loader import available_bundled_tasks, load_bundled_tasks, load_tasks
 from lifebench.vita.stats import infer_domain
 from lifebench.vita.task import VitaTask
+from shared_data import shared_file
 
 BUNDLED = [
     (kind, d, lang) for kind in ("generated", "demo") for d, lang in available_bundled_tasks(kind)

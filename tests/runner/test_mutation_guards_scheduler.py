@@ -67,7 +67,11 @@ async def test_a_unit_cancelled_while_running_says_so() -> None:
         raise AssertionError("unreachable")
 
     task = asyncio.create_task(LocalBackend(execute, 1).run(work, sink))
-    await running.wait()
+    for _ in range(1000):  # bounded steps: a backend that never starts the unit fails, not hangs
+        if running.is_set() or task.done():
+            break
+        await asyncio.sleep(0)
+    assert running.is_set() and not task.done(), task
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
