@@ -129,7 +129,10 @@ def test_processes_spawned_ahead_that_the_units_do_not_need_are_stopped() -> Non
         ProcessBackend(Factory(), 4, 4, pool=pool).run([WorkUnit("a", 0, 1)], SinkAdapter(sink))
     )
     assert [p.unit.task_id for p in sink.finished] == ["a"]
-    assert all(p.exitcode == 0 for p in processes) and not multiprocessing.active_children()
+    # every one ended and none is left: asked to stop, or (one still importing on a busy
+    # machine when the join's grace ran out) killed — how soon it stops is not the point
+    assert all(p.exitcode is not None for p in processes)
+    assert not multiprocessing.active_children()
 
 
 def test_a_pool_whose_run_never_starts_is_stopped() -> None:
