@@ -4,9 +4,8 @@ criteria it failed, its cost, and how failures are grouped, counted and ordered)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
+from test_report_outcomes import _Rec
 
 from lifebench.evaluation._types import BasisResult, CriterionVerdict, Evaluation
 from lifebench.messages import AssistantMessage, ToolResultMessage, Usage, UserMessage
@@ -21,17 +20,6 @@ from lifebench.reporting._outcomes import (
     unit_summary,
 )
 from lifebench.simulation._types import Simulation, TerminationReason
-
-
-@dataclass(frozen=True)
-class _Rec:
-    task_id: str
-    trial: int
-    status: str
-    attempts: int = 1
-    simulation: Simulation | None = None
-    evaluation: Evaluation | None = None
-    error: str | None = None
 
 
 def _sim(task_id: str = "t", trial: int = 0, **update: object) -> Simulation:
