@@ -394,20 +394,25 @@ def _locked_file(path: Path) -> sqlite3.Connection:
     return holder
 
 
-def test_a_file_locked_while_initialising_is_retried_until_free(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
-) -> None:
+def _on_fake_clock(monkeypatch: pytest.MonkeyPatch, fake: _LockedInit) -> _LockedInit:
+    """The cache module's clock and sleep replaced by ``fake``'s (wall time kept)."""
     import time
     from types import SimpleNamespace
 
     from lifebench.models import _cache
 
-    path = tmp_path / "c.sqlite"
-    holder = _locked_file(path)
-    fake = _LockedInit(holder, step=0.0005)
     monkeypatch.setattr(
         _cache, "time", SimpleNamespace(monotonic=fake.monotonic, time=time.time, sleep=fake.sleep)
     )
+    return fake
+
+
+def test_a_file_locked_while_initialising_is_retried_until_free(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "c.sqlite"
+    holder = _locked_file(path)
+    fake = _on_fake_clock(monkeypatch, _LockedInit(holder, step=0.0005))
     cache = ModelCache(path, busy_timeout_s=0.001)
     with caplog.at_level(logging.WARNING, logger="lifebench.models._cache"):
         assert len(cache) == 0  # usable once the lock is released
@@ -419,17 +424,9 @@ def test_a_file_locked_while_initialising_is_retried_until_free(
 def test_a_file_locked_for_longer_than_the_busy_timeout_disables_the_cache(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    import time
-    from types import SimpleNamespace
-
-    from lifebench.models import _cache
-
     path = tmp_path / "c.sqlite"
     holder = _locked_file(path)
-    fake = _LockedInit(None, step=0.001)
-    monkeypatch.setattr(
-        _cache, "time", SimpleNamespace(monotonic=fake.monotonic, time=time.time, sleep=fake.sleep)
-    )
+    fake = _on_fake_clock(monkeypatch, _LockedInit(None, step=0.001))
     cache = ModelCache(path, busy_timeout_s=0.001)
     with caplog.at_level(logging.WARNING, logger="lifebench.models._cache"):
         assert len(cache) == 0

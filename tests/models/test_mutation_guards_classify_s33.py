@@ -9,18 +9,7 @@ import pytest
 
 from lifebench.models._classify import ErrorBody, classify, read_error
 
-
-def _openai(message: str, code: str | None = None, param: str | None = None) -> str:
-    return json.dumps(
-        {
-            "error": {
-                "message": message,
-                "type": "invalid_request_error",
-                "param": param,
-                "code": code,
-            }
-        }
-    )
+from .test_classify import _openai
 
 
 @pytest.mark.parametrize(
